@@ -1,0 +1,17 @@
+/** Jest runs the TypeScript sources as ES modules through SWC; `npm test` type-checks first. */
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', {
+      jsc: { target: 'es2022', parser: { syntax: 'typescript' } },
+      module: { type: 'es6' },
+    }],
+  },
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
+  globalSetup: '<rootDir>/test/global-setup.js',
+  globalTeardown: '<rootDir>/test/global-teardown.js',
+  testTimeout: 60000,
+  maxWorkers: 2,
+};

@@ -1,0 +1,11 @@
+import type { Sequelize } from 'sequelize';
+import * as m0001 from './0001-initial-schema.js';
+
+export interface Migration {
+  name: string;
+  up(sequelize: Sequelize): Promise<void>;
+  down(sequelize: Sequelize): Promise<void>;
+}
+
+/** Every migration, in order: imported statically so that the same list runs from the sources and from dist/. */
+export const migrations: Migration[] = [m0001];

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { createAdmin, deleteAdmin, listAdmins, schoolAdminRoles, updateAdmin } from '../../services/admins/admin-users.js';
+import type { Routers } from '../routers.js';
+import { email, idParam, name, password, timestamp } from '../schemas.js';
+
+const adminView = z.object({ id: z.number(), name: z.string(), email: z.string(), role: z.string(), school_id: z.string().nullable(), created_at: timestamp() });
+const role = z.enum(schoolAdminRoles);
+
+export function registerAdminRoutes(r: Routers): void {
+  const web = r.web;
+  web.route(
+    { method: 'get', path: '/admins', summary: "List the school's admin users (super_admin)", response: z.array(adminView), errors: [403] },
+    async ({ principal }) => ({ data: await listAdmins(principal) }),
+  );
+  web.route(
+    {
+      method: 'post', path: '/admins', status: 201, summary: 'Create an admin user (super_admin)',
+      body: z.object({ name: name(), email: email(), password: password(), role }),
+      response: adminView, errors: [403, 409],
+      example: { name: 'Ravi IT', email: 'it@greenwood.example', password: 'a long password', role: 'it_contact' },
+    },
+    async ({ ctx, principal, body }) => ({ message: 'Admin user created', data: await createAdmin(ctx, principal, body) }),
+  );
+  web.route(
+    {
+      method: 'put', path: '/admins/:id', params: idParam, summary: 'Change an admin user (super_admin)',
+      description: 'A new password ends every session of that admin; the last super_admin cannot be demoted.',
+      body: z.object({ name: name().optional(), email: email().optional(), password: password().optional(), role: role.optional() }),
+      response: adminView, errors: [403, 404, 409],
+    },
+    async ({ ctx, principal, params, body }) => ({ message: 'Admin user updated', data: await updateAdmin(ctx, principal, params.id, body) }),
+  );
+  web.route(
+    { method: 'delete', path: '/admins/:id', params: idParam, summary: 'Delete an admin user (super_admin)', errors: [403, 404, 409] },
+    async ({ ctx, principal, params }) => {
+      await deleteAdmin(ctx, principal, params.id);
+      return { message: 'Admin user deleted' };
+    },
+  );
+}

@@ -1,0 +1,157 @@
+import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { z } from 'zod';
+import type { AppContext, Principal } from '../context.js';
+import { AppError, forbidden, type FieldError } from '../errors.js';
+import type { UserType } from '../models/session.js';
+
+export type AppName = 'parent-app' | 'teachers-app' | 'web-app';
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export const appUserType: Record<AppName, UserType> = { 'parent-app': 'parent', 'teachers-app': 'staff', 'web-app': 'admin' };
+
+export interface Reply {
+  status?: number;
+  message?: string;
+  data?: unknown;
+}
+
+export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> {
+  method: Method;
+  path: string;
+  summary: string;
+  description?: string;
+  /** Defaults to true: a verified token of the app's user type and an active session. */
+  auth?: boolean;
+  body?: B;
+  query?: Q;
+  params?: P;
+  /** Schema of `data` in the success envelope, for the OpenAPI document. */
+  response?: z.ZodType;
+  /** Success status, 200 unless given. */
+  status?: number;
+  /** Error statuses this route can answer besides the ones every route shares. */
+  errors?: number[];
+  /** Extra middleware run before validation (rate limits on logins, for instance). */
+  before?: RequestHandler[];
+  /** Example request body, shown in the API reference. */
+  example?: unknown;
+}
+
+export interface Call<B, Q, P> {
+  ctx: AppContext;
+  body: B;
+  query: Q;
+  params: P;
+  req: Request;
+  res: Response;
+}
+
+export interface AuthedCall<B, Q, P> extends Call<B, Q, P> {
+  principal: Principal;
+}
+
+export interface RegisteredRoute {
+  app: AppName | null;
+  method: Method;
+  /** Full Express path, e.g. /web-app/staff/:id */
+  path: string;
+  spec: RouteSpec<z.ZodType, z.ZodType, z.ZodType>;
+}
+
+/** Zod issues -> the contract's `details`, one entry per field. */
+export function zodDetails(error: z.ZodError, prefix?: string): FieldError[] {
+  return error.issues.map((i) => ({
+    field: [prefix, ...i.path.map(String)].filter(Boolean).join('.') || prefix || 'body',
+    message: i.message,
+  }));
+}
+
+function parsePart<T extends z.ZodType>(schema: T | undefined, value: unknown, part: 'body' | 'query' | 'params'): z.infer<T> {
+  if (!schema) return {} as z.infer<T>;
+  const result = schema.safeParse(value ?? {});
+  if (result.success) return result.data;
+  const details = zodDetails(result.error);
+  const fields = [...new Set(details.map((d) => d.field))].join(', ');
+  throw new AppError('BAD_REQUEST', `Invalid ${part === 'params' ? 'path' : part}: ${fields}`, details);
+}
+
+/**
+ * The routes of one app (or of the public root). Each route declares its schemas once: they validate
+ * the request, type the handler and feed the OpenAPI document, so the reference cannot drift.
+ */
+export class ApiRouter {
+  readonly router = Router();
+  readonly routes: RegisteredRoute[] = [];
+
+  constructor(
+    readonly ctx: AppContext,
+    readonly app: AppName | null,
+    private readonly authenticate: RequestHandler | null,
+    private readonly limits: { public: RequestHandler; authenticated: RequestHandler },
+  ) {}
+
+  private add(spec: RouteSpec<z.ZodType, z.ZodType, z.ZodType>, handler: (call: AuthedCall<never, never, never>) => Promise<Reply | void>) {
+    const needsAuth = spec.auth !== false;
+    const base = this.app ? `/${this.app}` : '';
+    this.routes.push({ app: this.app, method: spec.method, path: base + spec.path, spec });
+    const run: RequestHandler = async (req: Request, res: Response, _next: NextFunction) => {
+      const params = parsePart(spec.params, req.params, 'params');
+      const query = parsePart(spec.query, req.query, 'query');
+      const body = parsePart(spec.body, req.body, 'body');
+      const call = { ctx: this.ctx, body, query, params, req, res, principal: req.principal } as AuthedCall<never, never, never>;
+      const reply = (await handler(call)) ?? {};
+      if (res.headersSent) return;
+      res.status(reply.status ?? spec.status ?? 200).json({
+        success: true,
+        ...(reply.message !== undefined ? { message: reply.message } : {}),
+        ...(reply.data !== undefined ? { data: reply.data } : {}),
+      });
+    };
+    if (needsAuth && !this.authenticate) throw new Error(`${spec.path}: authenticated routes need an app`);
+    const chain: RequestHandler[] = [
+      ...(needsAuth ? [this.authenticate!, this.limits.authenticated, tenantGuard] : [this.limits.public]),
+      ...(spec.before ?? []),
+      run,
+    ];
+    this.router[spec.method](spec.path, ...chain);
+  }
+
+  /** An authenticated route: the handler gets the principal. */
+  route<B extends z.ZodType = z.ZodObject, Q extends z.ZodType = z.ZodObject, P extends z.ZodType = z.ZodObject>(
+    spec: RouteSpec<B, Q, P> & { auth?: true },
+    handler: (call: AuthedCall<z.infer<B>, z.infer<Q>, z.infer<P>>) => Promise<Reply | void>,
+  ): void {
+    this.add(spec as RouteSpec<z.ZodType, z.ZodType, z.ZodType>, handler as never);
+  }
+
+  /** A public route: no token needed. */
+  publicRoute<B extends z.ZodType = z.ZodObject, Q extends z.ZodType = z.ZodObject, P extends z.ZodType = z.ZodObject>(
+    spec: RouteSpec<B, Q, P> & { auth: false },
+    handler: (call: Call<z.infer<B>, z.infer<Q>, z.infer<P>>) => Promise<Reply | void>,
+  ): void {
+    this.add(spec as RouteSpec<z.ZodType, z.ZodType, z.ZodType>, handler as never);
+  }
+}
+
+/**
+ * A school_id in the query or the body of an authenticated request must be the token's: the tenant
+ * comes from the verified token only, and a client naming another school is refused, not redirected.
+ */
+export const tenantGuard: RequestHandler = (req, _res, next) => {
+  const principal = req.principal;
+  if (!principal) throw forbidden();
+  const claimed = [(req.query as Record<string, unknown>)?.school_id, (req.body as Record<string, unknown> | undefined)?.school_id];
+  for (const value of claimed) {
+    if (value === undefined || value === null || value === '') continue;
+    if (String(value) !== principal.schoolId) throw forbidden('This token does not belong to that school');
+  }
+  next();
+};
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    principal?: Principal;
+    /** Where the access token was found; a cookie-only write must come from an allowed Origin. */
+    tokenSource?: 'header' | 'query' | 'cookie';
+  }
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+/** Field shapes shared by the routes, with the limits of CONTRACT.md section 14. */
+export const idParam = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
+export const id = () => z.coerce.number().int().min(1).max(2_147_483_647);
+export const name = () => z.string().trim().min(1).max(120);
+export const title = () => z.string().trim().min(1).max(200);
+export const longText = () => z.string().max(10_000);
+export const email = () => z.string().trim().toLowerCase().max(254).email();
+export const password = () => z.string().min(8).max(128);
+export const pin = () => z.string().regex(/^\d{4,8}$/, 'must be 4 to 8 digits');
+/** Digits with an optional leading +; spaces, dots, dashes and brackets are dropped first. */
+export const phone = () =>
+  z
+    .string()
+    .transform((v) => v.replace(/[\s().-]/g, ''))
+    .pipe(z.string().regex(/^\+?\d{6,15}$/, 'must be a phone number of 6 to 15 digits'));
+export const schoolIdField = () => z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{1,63}$/, 'is not a valid school id');
+export const date = () => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').refine((v) => !Number.isNaN(Date.parse(v)) && new Date(v).toISOString().startsWith(v), 'is not a real date');
+export const timestamp = () => z.string().describe('ISO 8601 timestamp in UTC');
+
+/** page (default 1) and limit (default 10, at most 100), as every web list takes them. */
+export const pageQuery = (defaultLimit = 10) => ({
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(defaultLimit),
+});
+
+export const device = {
+  fcm_token: z.string().max(512).optional(),
+  device_id: z.string().max(200).optional(),
+  device_name: z.string().max(200).optional(),
+};
+
+export const sessionResponse = {
+  access_token: z.string(),
+  token_type: z.literal('Bearer'),
+  expires_at: timestamp(),
+};

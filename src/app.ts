@@ -1,0 +1,81 @@
+import cookieParser from 'cookie-parser';
+import cors from 'cors';
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import { pinoHttp } from 'pino-http';
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from './context.js';
+import { registerAdminRoutes } from './api/admins/admins.routes.js';
+import { registerAuthRoutes } from './api/auth/auth.routes.js';
+import { mountDocs } from './api/docs/docs.js';
+import { mountHealth } from './api/health/health.routes.js';
+import { createAuthenticators } from './api/middleware/authenticate.js';
+import { errorHandler, unknownRoute } from './api/middleware/errors.js';
+import { createRateLimits } from './api/middleware/rate-limits.js';
+import { buildOpenApi } from './api/openapi.js';
+import { ApiRouter, type RegisteredRoute } from './api/route.js';
+import type { Routers } from './api/routers.js';
+import { registerSessionRoutes } from './api/sessions/sessions.routes.js';
+import { redactUrl } from './logger.js';
+import { version } from './version.js';
+
+/** Every feature's routes, registered on the app routers. */
+const features: Array<(r: Routers) => void> = [registerAuthRoutes, registerSessionRoutes, registerAdminRoutes];
+
+export interface CreatedApp {
+  app: Express;
+  routes: RegisteredRoute[];
+}
+
+/** The Express app with the three API apps, health and docs; it does not listen. */
+export function createApp(ctx: AppContext): CreatedApp {
+  const app = express();
+  app.disable('x-powered-by');
+  // API answers are computed per call; hashing each body for an ETag costs time and never saves a transfer here.
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  app.use(
+    pinoHttp({
+      logger: ctx.log,
+      genReqId: (req, res) => {
+        const given = req.headers['x-request-id'];
+        const id = typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      serializers: {
+        req: (req: { id: string; method: string; url: string; remoteAddress?: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+    }),
+  );
+  app.use(helmet());
+  app.use(cors({ origin: ctx.config.corsOrigins, credentials: true }));
+  app.use(express.json({ limit: '1mb' }));
+  app.use(cookieParser());
+
+  const auth = createAuthenticators(ctx);
+  const limits = createRateLimits(ctx.config);
+  const routers: Routers = {
+    parent: new ApiRouter(ctx, 'parent-app', auth['parent-app'], limits),
+    teachers: new ApiRouter(ctx, 'teachers-app', auth['teachers-app'], limits),
+    web: new ApiRouter(ctx, 'web-app', auth['web-app'], limits),
+    root: new ApiRouter(ctx, null, null, limits),
+    limits,
+  };
+  for (const register of features) register(routers);
+
+  mountHealth(app, ctx);
+  const routes = [routers.parent, routers.teachers, routers.web, routers.root].flatMap((r) => r.routes);
+  mountDocs(app, () => buildOpenApi(routes, version));
+  app.use('/parent-app', routers.parent.router);
+  app.use('/teachers-app', routers.teachers.router);
+  app.use('/web-app', routers.web.router);
+  app.use(routers.root.router);
+
+  app.use(unknownRoute);
+  app.use(errorHandler);
+  return { app, routes };
+}

@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+const schema = z.object({
+  PORT: int(0, 65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^mysql:\/\/.+/, 'must be a mysql://user:password@host:3306/db URL')
+    .optional(),
+  NODE_ENV: z.string().optional(),
+  JWT_SECRET: z.string().min(1).optional(),
+  ADMIN_SESSION_HOURS: int(1, 24 * 30).default(12),
+  CORS_ORIGINS: z.string().default(''),
+  SIGNUP_ENABLED: bool.default(true),
+  RATE_LIMIT_PUBLIC: int(1, 1_000_000).default(60),
+  RATE_LIMIT_AUTH: int(1, 1_000_000).default(600),
+  LOGIN_RATE_LIMIT_IP: int(1, 1_000_000).default(30),
+  SESSION_PRUNE_DAYS: int(1, 3650).default(90),
+  WRITE_TO_ARCHIVE_DAYS: int(0, 3650).default(30),
+  MAINTENANCE_INTERVAL_SECONDS: int(1, 86_400).default(300),
+  PUSH_PROVIDER: z.enum(['log', 'fcm']).default('log'),
+  FCM_SERVICE_ACCOUNT_FILE: z.string().min(1).optional(),
+  HTTPS_PROXY: z.string().url().optional(),
+  ADMIN_COOKIE_SECRET: z.string().min(1).optional(),
+  PUBLIC_APP_URL: z.string().url().default('http://localhost:3000'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ADMIN_CONSOLE_ENABLED: bool.default(true),
+  METRICS_ENABLED: bool.default(false),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  production: boolean;
+  jwtSecret: string;
+  adminSessionHours: number;
+  corsOrigins: string[];
+  signupEnabled: boolean;
+  rateLimitPublic: number;
+  rateLimitAuth: number;
+  loginRateLimitIp: number;
+  sessionPruneDays: number;
+  writeToArchiveDays: number;
+  maintenanceIntervalSeconds: number;
+  pushProvider: 'log' | 'fcm';
+  fcmServiceAccountFile?: string;
+  httpsProxy?: string;
+  adminCookieSecret: string;
+  publicAppUrl: string;
+  logLevel: string;
+  adminConsoleEnabled: boolean;
+  metricsEnabled: boolean;
+  /** Tests run on an in-memory SQLite database (or a throwaway MySQL one) and skip the timers. */
+  sqliteStorage?: string;
+  runJobs: boolean;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads a secret from DATA_DIR, creating it (mode 0600) on first use so a restart keeps sessions. */
+function persistedSecret(dataDir: string, name: string): string {
+  const file = path.join(dataDir, name);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
+}
+
+/** Environment -> validated Config; a bad value throws a ConfigError naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const raw = Object.fromEntries(
+    Object.keys(schema.shape).map((k) => [k, env[k] === '' && k !== 'CORS_ORIGINS' ? undefined : env[k]]),
+  );
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration: ${lines.join('; ')}`);
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  const dataDir = path.resolve(e.DATA_DIR);
+
+  if (production && (!e.JWT_SECRET || Buffer.byteLength(e.JWT_SECRET) < 32)) {
+    throw new ConfigError('JWT_SECRET: must be set to at least 32 bytes when NODE_ENV=production');
+  }
+  if (production && e.ADMIN_CONSOLE_ENABLED && (!e.ADMIN_COOKIE_SECRET || Buffer.byteLength(e.ADMIN_COOKIE_SECRET) < 32)) {
+    throw new ConfigError('ADMIN_COOKIE_SECRET: must be set to at least 32 bytes when NODE_ENV=production');
+  }
+  if (e.PUSH_PROVIDER === 'fcm' && !e.FCM_SERVICE_ACCOUNT_FILE) {
+    throw new ConfigError('FCM_SERVICE_ACCOUNT_FILE: required when PUSH_PROVIDER=fcm');
+  }
+  if (e.FCM_SERVICE_ACCOUNT_FILE && e.PUSH_PROVIDER === 'fcm' && !existsSync(e.FCM_SERVICE_ACCOUNT_FILE)) {
+    throw new ConfigError(`FCM_SERVICE_ACCOUNT_FILE: no file at ${e.FCM_SERVICE_ACCOUNT_FILE}`);
+  }
+  const corsOrigins = e.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const origin of corsOrigins) {
+    if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
+      throw new ConfigError(`CORS_ORIGINS: "${origin}" is not an origin such as https://app.example.org`);
+    }
+  }
+
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    production,
+    jwtSecret: e.JWT_SECRET ?? persistedSecret(dataDir, 'jwt-secret'),
+    adminSessionHours: e.ADMIN_SESSION_HOURS,
+    corsOrigins,
+    signupEnabled: e.SIGNUP_ENABLED,
+    rateLimitPublic: e.RATE_LIMIT_PUBLIC,
+    rateLimitAuth: e.RATE_LIMIT_AUTH,
+    loginRateLimitIp: e.LOGIN_RATE_LIMIT_IP,
+    sessionPruneDays: e.SESSION_PRUNE_DAYS,
+    writeToArchiveDays: e.WRITE_TO_ARCHIVE_DAYS,
+    maintenanceIntervalSeconds: e.MAINTENANCE_INTERVAL_SECONDS,
+    pushProvider: e.PUSH_PROVIDER,
+    fcmServiceAccountFile: e.FCM_SERVICE_ACCOUNT_FILE,
+    httpsProxy: e.HTTPS_PROXY,
+    adminCookieSecret: e.ADMIN_COOKIE_SECRET ?? persistedSecret(dataDir, 'admin-cookie-secret'),
+    publicAppUrl: e.PUBLIC_APP_URL.replace(/\/$/, ''),
+    logLevel: e.LOG_LEVEL,
+    adminConsoleEnabled: e.ADMIN_CONSOLE_ENABLED,
+    metricsEnabled: e.METRICS_ENABLED,
+    runJobs: true,
+  };
+}

@@ -1,0 +1,29 @@
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { Database } from './db.js';
+import type { AdminRole } from './models/admin-user.js';
+import type { UserType } from './models/session.js';
+import type { Feature, Level } from './services/access/rbac.js';
+import type { TokenSigner } from './services/auth/tokens.js';
+
+/** What every service is handed: configuration, the database, the token signer and the logger. */
+export interface AppContext {
+  config: Config;
+  db: Database;
+  tokens: TokenSigner;
+  log: Logger;
+}
+
+/** The caller, resolved once per request from the verified token and its session row. */
+export interface Principal {
+  type: UserType;
+  userId: number;
+  /** Null only for the operator's platform_admin, who works in the console alone. */
+  schoolId: string;
+  sessionId: number;
+  role?: AdminRole;
+  rbac?: Record<Feature, Level>;
+}
+
+/** A principal of one school; services that touch tenant data take this and filter by its schoolId. */
+export type Actor = Principal;

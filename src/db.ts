@@ -1,0 +1,122 @@
+import path from 'node:path';
+import { QueryTypes, Sequelize, Transaction, type Options } from 'sequelize';
+import { SequelizeStorage, Umzug } from 'umzug';
+import type { Config } from './config.js';
+import { initModels } from './models/index.js';
+import { migrations } from '../migrations/index.js';
+
+export type Dialect = 'sqlite' | 'mysql';
+
+export interface Database {
+  sequelize: Sequelize;
+  dialect: Dialect;
+  /** A read with bound values, returning plain rows: the hot paths' way to the database. */
+  select<T = Record<string, unknown>>(sql: string, replacements?: Record<string, unknown> | unknown[]): Promise<T[]>;
+  /** A write with bound values; returns the affected row count. */
+  execute(sql: string, replacements?: Record<string, unknown> | unknown[]): Promise<number>;
+  close(): Promise<void>;
+}
+
+const define: Options['define'] = { underscored: true, timestamps: true, createdAt: 'created_at', updatedAt: 'updated_at' };
+
+/** The SQLite file in DATA_DIR unless a test or the caller names another. */
+export function sqlitePath(config: Pick<Config, 'dataDir' | 'sqliteStorage'>): string {
+  return config.sqliteStorage ?? path.join(config.dataDir, 'school-platform.sqlite');
+}
+
+function createSequelize(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'sqliteStorage'>): Sequelize {
+  if (config.databaseUrl) {
+    return new Sequelize(config.databaseUrl, {
+      dialect: 'mysql',
+      logging: false,
+      timezone: '+00:00',
+      define,
+      benchmark: false,
+      pool: { max: 20, min: 0, acquire: 5000, idle: 10_000, evict: 5000 },
+      dialectOptions: { connectTimeout: 5000, supportBigNumbers: true, decimalNumbers: true },
+    });
+  }
+  const sequelize = new Sequelize({
+    dialect: 'sqlite',
+    storage: sqlitePath(config),
+    logging: false,
+    define,
+    // IMMEDIATE takes the write lock at BEGIN, so two transactions never deadlock upgrading a read lock.
+    transactionType: Transaction.TYPES.IMMEDIATE,
+    retry: { max: 5, match: [/SQLITE_BUSY/] },
+  });
+  // Sequelize opens one SQLite connection per transaction and offers no connect hook for this dialect:
+  // each new connection waits for the write lock instead of failing at once with SQLITE_BUSY.
+  const manager = sequelize.connectionManager as unknown as {
+    getConnection(options?: unknown): Promise<{ configure(o: 'busyTimeout', ms: number): void; busyConfigured?: boolean }>;
+  };
+  const getConnection = manager.getConnection.bind(manager);
+  manager.getConnection = async (options?: unknown) => {
+    const connection = await getConnection(options);
+    if (!connection.busyConfigured) {
+      connection.configure('busyTimeout', 10_000);
+      connection.busyConfigured = true;
+    }
+    return connection;
+  };
+  return sequelize;
+}
+
+export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'sqliteStorage'>): Promise<Database> {
+  const sequelize = createSequelize(config);
+  const dialect = sequelize.getDialect() as Dialect;
+  initModels(sequelize);
+  if (dialect === 'sqlite') {
+    await sequelize.query('PRAGMA journal_mode = WAL');
+    await sequelize.query('PRAGMA synchronous = NORMAL');
+  }
+  return {
+    sequelize,
+    dialect,
+    select: <T>(sql: string, replacements?: Record<string, unknown> | unknown[]) =>
+      sequelize.query(sql, { replacements, type: QueryTypes.SELECT, raw: true }) as Promise<T[]>,
+    async execute(sql, replacements) {
+      // Sequelize reports the affected row count for its UPDATE query type on both dialects, whatever the statement.
+      const [, affected] = (await sequelize.query(sql, { replacements, type: QueryTypes.UPDATE })) as [unknown, number];
+      return Number(affected ?? 0);
+    },
+    close: () => sequelize.close(),
+  };
+}
+
+export function migrator(sequelize: Sequelize) {
+  return new Umzug({
+    migrations: migrations.map((m) => ({ name: m.name, up: () => m.up(sequelize), down: () => m.down(sequelize) })),
+    storage: new SequelizeStorage({ sequelize, tableName: 'schema_migrations' }),
+    logger: undefined,
+  });
+}
+
+export async function migrate(sequelize: Sequelize): Promise<string[]> {
+  const done = await migrator(sequelize).up();
+  return done.map((m) => m.name);
+}
+
+/** Timestamps as ISO strings in UTC whichever database produced them (SQLite hands back its stored text). */
+export function iso(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value.toISOString();
+  const s = String(value);
+  const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2}(?:\.\d+)?)(?: ?(Z|[+-]\d{2}:\d{2}))?$/.exec(s);
+  if (m) return new Date(`${m[1]}T${m[2]}${m[3] && m[3] !== '+00:00' ? m[3] : 'Z'}`).toISOString();
+  const d = new Date(s);
+  return Number.isNaN(d.getTime()) ? s : d.toISOString();
+}
+
+/** A DATEONLY value as YYYY-MM-DD (mysql2 may hand back a Date). */
+export function day(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  return String(value).slice(0, 10);
+}
+
+export async function ping(db: Database): Promise<number> {
+  const started = performance.now();
+  await db.sequelize.query('SELECT 1', { type: QueryTypes.SELECT });
+  return performance.now() - started;
+}

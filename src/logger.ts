@@ -1,0 +1,11 @@
+import { pino, type Logger } from 'pino';
+
+/** Redacts the access_token query parameter from a URL before it reaches a log line. */
+export const redactUrl = (url: string | undefined) => (url ?? '').replace(/([?&]access_token=)[^&#]*/gi, '$1[REDACTED]');
+
+export function createLogger(level: string): Logger {
+  return pino({
+    level,
+    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[REDACTED]' },
+  });
+}

@@ -1,0 +1,38 @@
+import { Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { flag, modelOptions, pk, ref, schoolId, str, text, timestamps } from './columns.js';
+
+export const activityTypes = ['event', 'announcement'] as const;
+export const activityStatuses = ['draft', 'published', 'cancelled'] as const;
+
+export class Activity extends Model<InferAttributes<Activity>, InferCreationAttributes<Activity>> {
+  declare id: CreationOptional<number>;
+  declare school_id: string;
+  declare title: string;
+  declare description: CreationOptional<string | null>;
+  declare activity_type: CreationOptional<(typeof activityTypes)[number]>;
+  declare staff_id: number;
+  /** Null: school-wide; a value targets one student. */
+  declare student_id: CreationOptional<number | null>;
+  declare status: CreationOptional<(typeof activityStatuses)[number]>;
+  declare deleted_status: CreationOptional<number>;
+  declare created_at: CreationOptional<Date>;
+  declare updated_at: CreationOptional<Date>;
+
+  static initModel(sequelize: Sequelize) {
+    Activity.init(
+      {
+        id: pk(), school_id: schoolId(), title: str(200), description: text(), activity_type: str(20, false, 'announcement'),
+        staff_id: ref(), student_id: ref(true), status: str(16, false, 'draft'), deleted_status: flag(0), ...timestamps(),
+      },
+      {
+        sequelize, tableName: 'activities', modelName: 'Activity', ...modelOptions,
+        indexes: [
+          { name: 'activities_feed', fields: ['school_id', 'status', 'deleted_status', 'created_at', 'id'] },
+          { name: 'activities_school_created', fields: ['school_id', 'deleted_status', 'created_at', 'id'] },
+          { name: 'activities_school_student', fields: ['school_id', 'student_id'] },
+          { name: 'activities_school_staff', fields: ['school_id', 'staff_id'] },
+        ],
+      },
+    );
+  }
+}

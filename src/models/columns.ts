@@ -1,0 +1,35 @@
+import { DataTypes, type ModelAttributeColumnOptions } from 'sequelize';
+
+/** Column shapes shared by the models, so every tenant table spells `school_id` and its keys the same way. */
+export const pk = (): ModelAttributeColumnOptions => ({ type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true });
+export const schoolId = (allowNull = false): ModelAttributeColumnOptions => ({ type: DataTypes.STRING(64), allowNull });
+export const ref = (allowNull = false): ModelAttributeColumnOptions => ({ type: DataTypes.INTEGER, allowNull });
+export const str = (length: number, allowNull = false, defaultValue?: string): ModelAttributeColumnOptions => ({
+  type: DataTypes.STRING(length),
+  allowNull,
+  ...(defaultValue !== undefined ? { defaultValue } : {}),
+});
+export const text = (allowNull = true): ModelAttributeColumnOptions => ({ type: DataTypes.TEXT, allowNull });
+export const flag = (defaultValue = 0): ModelAttributeColumnOptions => ({ type: DataTypes.SMALLINT, allowNull: false, defaultValue });
+export const bool = (defaultValue = false): ModelAttributeColumnOptions => ({ type: DataTypes.BOOLEAN, allowNull: false, defaultValue });
+export const date = (allowNull = true): ModelAttributeColumnOptions => ({ type: DataTypes.DATE(3), allowNull });
+export const day = (allowNull = true): ModelAttributeColumnOptions => ({ type: DataTypes.DATEONLY, allowNull });
+export const timestamps = () => ({
+  created_at: { type: DataTypes.DATE(3), allowNull: false },
+  updated_at: { type: DataTypes.DATE(3), allowNull: false },
+});
+
+/** A TEXT column holding JSON, parsed on read: MariaDB's JSON type comes back as a string, so both databases store text. */
+export const json = (name: string, allowNull = true): ModelAttributeColumnOptions => ({
+  type: DataTypes.TEXT,
+  allowNull,
+  get(this: { getDataValue(k: string): unknown }) {
+    const v = this.getDataValue(name);
+    return typeof v === 'string' ? JSON.parse(v) : (v ?? null);
+  },
+  set(this: { setDataValue(k: string, v: unknown): void }, value: unknown) {
+    this.setDataValue(name, value == null ? null : JSON.stringify(value));
+  },
+});
+
+export const modelOptions = { underscored: true, timestamps: true, createdAt: 'created_at', updatedAt: 'updated_at' } as const;

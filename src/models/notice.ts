@@ -1,0 +1,31 @@
+import { Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { bool, flag, modelOptions, pk, ref, schoolId, str, text, timestamps } from './columns.js';
+
+export const noticeTypes = ['holiday', 'event', 'meeting', 'exam', 'fee', 'general'] as const;
+
+export class Notice extends Model<InferAttributes<Notice>, InferCreationAttributes<Notice>> {
+  declare id: CreationOptional<number>;
+  declare school_id: string;
+  declare notice_title: string;
+  declare notice_desc: CreationOptional<string | null>;
+  declare notice_type: CreationOptional<string | null>;
+  declare is_important: CreationOptional<boolean>;
+  declare created_by_type: CreationOptional<'admin' | 'staff' | null>;
+  declare created_by_id: CreationOptional<number | null>;
+  declare notice_deleted: CreationOptional<number>;
+  declare created_at: CreationOptional<Date>;
+  declare updated_at: CreationOptional<Date>;
+
+  static initModel(sequelize: Sequelize) {
+    Notice.init(
+      {
+        id: pk(), school_id: schoolId(), notice_title: str(200), notice_desc: text(), notice_type: str(32, true), is_important: bool(false),
+        created_by_type: str(10, true), created_by_id: ref(true), notice_deleted: flag(0), ...timestamps(),
+      },
+      {
+        sequelize, tableName: 'notices', modelName: 'Notice', ...modelOptions,
+        indexes: [{ name: 'notices_board', fields: ['school_id', 'notice_deleted', 'is_important', 'created_at', 'id'] }],
+      },
+    );
+  }
+}

@@ -1,0 +1,36 @@
+import { Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { date, modelOptions, pk, schoolId, str, timestamps } from './columns.js';
+
+/** A guardian account, stored per school: (school_id, phone_no) is unique. */
+export class Parent extends Model<InferAttributes<Parent>, InferCreationAttributes<Parent>> {
+  declare id: CreationOptional<number>;
+  declare school_id: string;
+  declare father_name: string | null;
+  declare mother_name: CreationOptional<string | null>;
+  declare phone_no: string;
+  declare email: CreationOptional<string | null>;
+  declare pin_hash: CreationOptional<string | null>;
+  declare pin_setup_token_hash: CreationOptional<string | null>;
+  declare pin_setup_expires_at: CreationOptional<Date | null>;
+  declare created_at: CreationOptional<Date>;
+  declare updated_at: CreationOptional<Date>;
+
+  static initModel(sequelize: Sequelize) {
+    Parent.init(
+      {
+        id: pk(), school_id: schoolId(), father_name: str(120, true), mother_name: str(120, true), phone_no: str(20),
+        email: str(254, true), pin_hash: str(100, true), pin_setup_token_hash: str(64, true), pin_setup_expires_at: date(),
+        ...timestamps(),
+      },
+      {
+        sequelize, tableName: 'parents', modelName: 'Parent', ...modelOptions,
+        indexes: [
+          { name: 'parents_school_phone_uq', unique: true, fields: ['school_id', 'phone_no'] },
+          { name: 'parents_school_pin_setup_uq', unique: true, fields: ['school_id', 'pin_setup_token_hash'] },
+          // A login without school_id looks the phone up in every school.
+          { name: 'parents_phone', fields: ['phone_no'] },
+        ],
+      },
+    );
+  }
+}

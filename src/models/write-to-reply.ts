@@ -1,0 +1,27 @@
+import { Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { DataTypes } from 'sequelize';
+import { pk, ref, schoolId, str, text } from './columns.js';
+
+export class WriteToReply extends Model<InferAttributes<WriteToReply>, InferCreationAttributes<WriteToReply>> {
+  declare id: CreationOptional<number>;
+  declare school_id: string;
+  declare write_to_id: number;
+  declare author_type: 'parent' | 'staff';
+  declare author_id: number;
+  declare author_name: string | null;
+  declare message: string;
+  declare created_at: CreationOptional<Date>;
+
+  static initModel(sequelize: Sequelize) {
+    WriteToReply.init(
+      {
+        id: pk(), school_id: schoolId(), write_to_id: ref(), author_type: str(10), author_id: ref(), author_name: str(120, true),
+        message: text(false), created_at: { type: DataTypes.DATE(3), allowNull: false },
+      },
+      {
+        sequelize, tableName: 'write_to_replies', modelName: 'WriteToReply', underscored: true, timestamps: true, createdAt: 'created_at', updatedAt: false,
+        indexes: [{ name: 'write_to_replies_thread', fields: ['school_id', 'write_to_id', 'id'] }],
+      },
+    );
+  }
+}

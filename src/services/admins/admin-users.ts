@@ -1,0 +1,101 @@
+import type { AppContext, Principal } from '../../context.js';
+import { badRequest, conflict, notFound } from '../../errors.js';
+import { AdminUser, type AdminRole } from '../../models/index.js';
+import { requireRole } from '../access/guards.js';
+import { hashSecretValue } from '../auth/passwords.js';
+import { endUserSessions } from '../auth/sessions.js';
+
+export const schoolAdminRoles = ['super_admin', 'admin', 'it_contact'] as const;
+export type SchoolAdminRole = (typeof schoolAdminRoles)[number];
+
+export interface AdminView {
+  id: number;
+  name: string;
+  email: string;
+  role: AdminRole;
+  school_id: string | null;
+  created_at: Date;
+}
+
+const view = (a: AdminUser): AdminView => ({ id: a.id, name: a.name, email: a.email, role: a.role, school_id: a.school_id, created_at: a.created_at });
+
+async function assertEmailFree(email: string, exceptId?: number) {
+  const other = await AdminUser.findOne({ where: { email }, attributes: ['id'] });
+  if (other && other.id !== exceptId) throw conflict('An admin user with this email already exists', [{ field: 'email', message: 'already exists' }]);
+}
+
+async function findInSchool(principal: Principal, id: number): Promise<AdminUser> {
+  const admin = await AdminUser.findOne({ where: { id, school_id: principal.schoolId } });
+  if (!admin) throw notFound('Admin user');
+  return admin;
+}
+
+/** A school always keeps one super_admin: demoting or deleting the last one is refused. */
+async function assertKeepsSuperAdmin(admin: AdminUser) {
+  if (admin.role !== 'super_admin') return;
+  const others = await AdminUser.count({ where: { school_id: admin.school_id, role: 'super_admin' } });
+  if (others <= 1) throw conflict('A school must keep at least one super_admin');
+}
+
+export async function listAdmins(principal: Principal): Promise<AdminView[]> {
+  requireRole(principal, 'super_admin');
+  const rows = await AdminUser.findAll({ where: { school_id: principal.schoolId }, order: [['id', 'ASC']] });
+  return rows.map(view);
+}
+
+export interface NewAdmin {
+  name: string;
+  email: string;
+  password: string;
+  role: SchoolAdminRole;
+}
+
+export async function createAdmin(_ctx: AppContext, principal: Principal, input: NewAdmin): Promise<AdminView> {
+  requireRole(principal, 'super_admin');
+  const email = input.email.trim().toLowerCase();
+  await assertEmailFree(email);
+  const admin = await AdminUser.create({
+    school_id: principal.schoolId,
+    name: input.name,
+    email,
+    password_hash: await hashSecretValue(input.password),
+    role: input.role,
+  });
+  return view(admin);
+}
+
+export interface AdminChanges {
+  name?: string;
+  email?: string;
+  password?: string;
+  role?: SchoolAdminRole;
+}
+
+/** A new password ends every session of that admin. */
+export async function updateAdmin(ctx: AppContext, principal: Principal, id: number, changes: AdminChanges): Promise<AdminView> {
+  requireRole(principal, 'super_admin');
+  if (Object.keys(changes).length === 0) throw badRequest('Send at least one field to change');
+  const admin = await findInSchool(principal, id);
+  const patch: Partial<AdminUser> = {};
+  if (changes.name !== undefined) patch.name = changes.name;
+  if (changes.email !== undefined) {
+    patch.email = changes.email.trim().toLowerCase();
+    await assertEmailFree(patch.email, admin.id);
+  }
+  if (changes.role !== undefined && changes.role !== admin.role) {
+    await assertKeepsSuperAdmin(admin);
+    patch.role = changes.role;
+  }
+  if (changes.password !== undefined) patch.password_hash = await hashSecretValue(changes.password);
+  await admin.update(patch);
+  if (changes.password !== undefined) await endUserSessions(ctx, admin.school_id, 'admin', admin.id);
+  return view(admin);
+}
+
+export async function deleteAdmin(ctx: AppContext, principal: Principal, id: number): Promise<void> {
+  requireRole(principal, 'super_admin');
+  const admin = await findInSchool(principal, id);
+  await assertKeepsSuperAdmin(admin);
+  await endUserSessions(ctx, admin.school_id, 'admin', admin.id);
+  await admin.destroy();
+}

@@ -1,0 +1,142 @@
+import { Op } from 'sequelize';
+import type { AppContext } from '../../context.js';
+import { AppError, forbidden, unauthorized } from '../../errors.js';
+import { AdminUser, Parent, School, Staff, Student } from '../../models/index.js';
+import { effectiveRbac, type Feature, type Level } from '../access/rbac.js';
+import { assertNotLocked, clearFailures, recordFailure, type LockKey } from './lockout.js';
+import { verifySecretValue } from './passwords.js';
+import { issueSession, type DeviceInfo, type IssuedSession } from './sessions.js';
+import { designationRbac } from '../staff/designations.js';
+
+const BAD_CREDENTIALS = 'Invalid phone number or PIN';
+
+async function guarded<T>(ctx: AppContext, key: LockKey, attempt: () => Promise<T | null>, message = BAD_CREDENTIALS): Promise<T> {
+  await assertNotLocked(ctx, key);
+  const result = await attempt();
+  if (result === null) {
+    await recordFailure(ctx, key);
+    throw unauthorized(message);
+  }
+  await clearFailures(ctx, key);
+  return result;
+}
+
+async function assertSchoolActive(schoolId: string): Promise<School> {
+  const school = await School.findByPk(schoolId);
+  if (!school) throw unauthorized(BAD_CREDENTIALS);
+  if (school.status !== 'active') throw forbidden('School access is suspended');
+  return school;
+}
+
+export interface ParentLoginInput extends DeviceInfo {
+  phone_no: string;
+  pin: string;
+  school_id?: string;
+}
+
+export interface ChildEntry {
+  id: number;
+  name: string;
+  roll_no: string;
+  grade: string;
+  status: string;
+}
+
+/** Every child linked to the parent that is not archived, by id. */
+export async function childrenOf(schoolId: string, parentId: number): Promise<ChildEntry[]> {
+  const rows = await Student.findAll({
+    where: { school_id: schoolId, parent_id: parentId, status: { [Op.ne]: 'archived' } },
+    attributes: ['id', 'student_full_name', 'roll_no', 'grade', 'status'],
+    order: [['id', 'ASC']],
+    raw: true,
+  });
+  return rows.map((s) => ({ id: s.id, name: s.student_full_name, roll_no: s.roll_no, grade: s.grade, status: s.status }));
+}
+
+export async function parentLogin(ctx: AppContext, input: ParentLoginInput, device: DeviceInfo) {
+  const key: LockKey = { schoolId: input.school_id ?? '', account: `parent:${input.phone_no}` };
+  const parent = await guarded(ctx, key, async () => {
+    const candidates = await Parent.findAll({
+      where: { phone_no: input.phone_no, ...(input.school_id ? { school_id: input.school_id } : {}) },
+      attributes: ['id', 'school_id', 'father_name', 'pin_hash'],
+      raw: true,
+    });
+    if (candidates.length === 0) {
+      await verifySecretValue(input.pin, null);
+      return null;
+    }
+    const matches: typeof candidates = [];
+    for (const c of candidates) if (await verifySecretValue(input.pin, c.pin_hash)) matches.push(c);
+    if (matches.length > 1) {
+      const schools = await School.findAll({ where: { id: matches.map((m) => m.school_id) }, attributes: ['id', 'name'], raw: true });
+      throw new AppError('BAD_REQUEST', 'This phone is registered at several schools: send school_id', {
+        schools: schools.map((s) => ({ school_id: s.id, name: s.name })),
+      });
+    }
+    return matches[0] ?? null;
+  });
+  await assertSchoolActive(parent.school_id);
+  const session = await issueSession(ctx, { type: 'parent', id: parent.id, schoolId: parent.school_id }, device);
+  return {
+    ...publicSession(session),
+    parent: { id: parent.id, father_name: parent.father_name, school_id: parent.school_id },
+    children: await childrenOf(parent.school_id, parent.id),
+  };
+}
+
+export interface StaffLoginInput {
+  phone_no: string;
+  pin: string;
+  school_id: string;
+}
+
+export async function staffLogin(ctx: AppContext, input: StaffLoginInput, device: DeviceInfo) {
+  const key: LockKey = { schoolId: input.school_id, account: `staff:${input.phone_no}` };
+  const staff = await guarded(ctx, key, async () => {
+    const row = await Staff.findOne({ where: { school_id: input.school_id, phone_no: input.phone_no } });
+    return (await verifySecretValue(input.pin, row?.pin_hash)) ? row : null;
+  });
+  await assertSchoolActive(staff.school_id);
+  if (staff.status !== 1) throw forbidden('This staff account is disabled');
+  const session = await issueSession(ctx, { type: 'staff', id: staff.id, schoolId: staff.school_id }, device);
+  const rbac: Record<Feature, Level> = effectiveRbac(await designationRbac(staff.school_id, staff.designation), staff.rbac);
+  return {
+    ...publicSession(session),
+    staff: { id: staff.id, name: staff.name, designation: staff.designation, school_id: staff.school_id, rbac },
+  };
+}
+
+export interface AdminLoginInput {
+  email: string;
+  password: string;
+}
+
+/** Checks an admin's e-mail and password with the lock-out; shared by /web-app/signin and the console. */
+export async function verifyAdminCredentials(ctx: AppContext, input: AdminLoginInput): Promise<AdminUser> {
+  const email = input.email.trim().toLowerCase();
+  const admin = await guarded(
+    ctx,
+    { schoolId: '', account: `admin:${email}` },
+    async () => {
+      const row = await AdminUser.findOne({ where: { email } });
+      return (await verifySecretValue(input.password, row?.password_hash)) ? row : null;
+    },
+    'Invalid email or password',
+  );
+  if (admin.school_id) await assertSchoolActive(admin.school_id);
+  return admin;
+}
+
+export async function adminLogin(ctx: AppContext, input: AdminLoginInput, device: DeviceInfo) {
+  const admin = await verifyAdminCredentials(ctx, input);
+  if (admin.role === 'platform_admin' || !admin.school_id) {
+    throw forbidden('The platform administrator signs in to the admin console only');
+  }
+  const session = await issueSession(ctx, { type: 'admin', id: admin.id, schoolId: admin.school_id }, device);
+  return {
+    ...publicSession(session),
+    user: { id: admin.id, name: admin.name, email: admin.email, role: admin.role, school_id: admin.school_id },
+  };
+}
+
+const publicSession = (s: IssuedSession) => ({ access_token: s.access_token, token_type: s.token_type, expires_at: s.expires_at });

@@ -1,0 +1,202 @@
+import type { AppContext, Principal } from '../../context.js';
+import { iso } from '../../db.js';
+import { forbidden, notFound, unauthorized } from '../../errors.js';
+import { Session, type UserType } from '../../models/session.js';
+import { effectiveRbac, type Rbac } from '../access/rbac.js';
+import { hashSecret, newSecret, type TokenClaims } from './tokens.js';
+
+export interface DeviceInfo {
+  fcm_token?: string | null;
+  device_id?: string | null;
+  device_name?: string | null;
+  user_agent?: string | null;
+  ip?: string | null;
+}
+
+export interface IssuedSession {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_at: string;
+  session_id: number;
+}
+
+const MOBILE_SESSION_DAYS = 30;
+const LAST_SEEN_EVERY_MS = 60_000;
+
+export function sessionLifetimeMs(ctx: AppContext, type: UserType): number {
+  return type === 'admin' ? ctx.config.adminSessionHours * 3_600_000 : MOBILE_SESSION_DAYS * 86_400_000;
+}
+
+const clip = (v: string | null | undefined, n: number) => (v ? v.slice(0, n) : null);
+
+/** Creates the session row and signs the JWT that carries its raw token. */
+export async function issueSession(
+  ctx: AppContext,
+  user: { type: UserType; id: number; schoolId: string | null },
+  device: DeviceInfo,
+): Promise<IssuedSession> {
+  const token = newSecret();
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + sessionLifetimeMs(ctx, user.type));
+  const row = await Session.create({
+    school_id: user.schoolId,
+    token_hash: hashSecret(token),
+    user_type: user.type,
+    user_id: user.id,
+    fcm_token: clip(device.fcm_token, 512),
+    device_id: clip(device.device_id, 200),
+    device_name: clip(device.device_name, 200),
+    user_agent: clip(device.user_agent, 500),
+    ip: clip(device.ip, 64),
+    last_seen_at: now,
+    expires_at: expiresAt,
+  });
+  const access_token = ctx.tokens.sign(
+    { sub: String(user.id), school_id: user.schoolId ?? '', type: user.type, session_token: token },
+    expiresAt,
+  );
+  return { access_token, token_type: 'Bearer', expires_at: expiresAt.toISOString(), session_id: row.id };
+}
+
+interface SessionRow {
+  id: number;
+  user_type: UserType;
+  user_id: number;
+  school_id: string | null;
+  active: number | boolean;
+  expires_at: Date | string;
+  last_seen_at: Date | string;
+  school_status: string | null;
+  staff_status: number | null;
+  staff_rbac: string | null;
+  designation_rbac: string | null;
+  admin_role: string | null;
+  admin_school: string | null;
+  parent_found: number | null;
+}
+
+/**
+ * The per-request check, one indexed query: the session (by school and token hash), its user, the
+ * staff status and the school status. Nothing is cached, so a revocation holds from the next call.
+ */
+export async function resolvePrincipal(ctx: AppContext, claims: TokenClaims): Promise<Principal> {
+  const [row] = await ctx.db.select<SessionRow>(
+    `SELECT s.id, s.user_type, s.user_id, s.school_id, s.active, s.expires_at, s.last_seen_at,
+            sc.status AS school_status, st.status AS staff_status, st.rbac AS staff_rbac, d.rbac AS designation_rbac,
+            a.role AS admin_role, a.school_id AS admin_school, p.id AS parent_found
+       FROM sessions s
+       LEFT JOIN schools sc ON sc.id = s.school_id
+       LEFT JOIN staff st ON s.user_type = 'staff' AND st.id = s.user_id AND st.school_id = s.school_id
+       LEFT JOIN designations d ON d.school_id = st.school_id AND d.name = st.designation
+       LEFT JOIN admin_users a ON s.user_type = 'admin' AND a.id = s.user_id
+       LEFT JOIN parents p ON s.user_type = 'parent' AND p.id = s.user_id AND p.school_id = s.school_id
+      WHERE s.school_id = :school AND s.token_hash = :hash`,
+    { school: claims.school_id, hash: hashSecret(claims.session_token) },
+  );
+  if (!row || row.user_type !== claims.type || String(row.user_id) !== claims.sub) throw unauthorized('Session is not active');
+  const userExists =
+    row.user_type === 'staff' ? row.staff_status !== null
+    : row.user_type === 'admin' ? row.admin_role !== null && row.admin_school === row.school_id
+    : row.parent_found !== null;
+  if (!userExists || row.school_status === null) throw unauthorized('Session is not active');
+  // A disabled account or a suspended school is told so (403) before the session's own state.
+  if (row.school_status !== 'active') throw forbidden('School access is suspended');
+  if (row.user_type === 'staff' && Number(row.staff_status) !== 1) throw forbidden('This staff account is disabled');
+  const now = Date.now();
+  if (!Number(row.active) || new Date(iso(row.expires_at)!).getTime() <= now) throw unauthorized('Session is not active');
+
+  if (now - new Date(iso(row.last_seen_at)!).getTime() > LAST_SEEN_EVERY_MS) {
+    await ctx.db.execute('UPDATE sessions SET last_seen_at = :now WHERE id = :id AND last_seen_at < :cutoff', {
+      now: new Date(now),
+      id: row.id,
+      cutoff: new Date(now - LAST_SEEN_EVERY_MS),
+    });
+  }
+  const principal: Principal = { type: row.user_type, userId: Number(row.user_id), schoolId: row.school_id!, sessionId: Number(row.id) };
+  if (row.user_type === 'admin') principal.role = row.admin_role as Principal['role'];
+  if (row.user_type === 'staff') {
+    principal.rbac = effectiveRbac(parseJson<Rbac>(row.designation_rbac), parseJson<Rbac>(row.staff_rbac));
+  }
+  return principal;
+}
+
+const parseJson = <T>(v: string | null): T | null => (v ? (JSON.parse(v) as T) : null);
+
+export interface SessionView {
+  id: number;
+  current: boolean;
+  device_id: string | null;
+  device_name: string | null;
+  user_agent: string | null;
+  ip: string | null;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+/** The caller's active, unexpired sessions, newest first. */
+export async function listSessions(ctx: AppContext, principal: Principal): Promise<SessionView[]> {
+  const rows = await ctx.db.select<Record<string, unknown>>(
+    `SELECT id, device_id, device_name, user_agent, ip, created_at, last_seen_at, expires_at FROM sessions
+      WHERE school_id = :school AND user_type = :type AND user_id = :user AND active = :active AND expires_at > :now
+      ORDER BY created_at DESC, id DESC`,
+    { school: principal.schoolId, type: principal.type, user: principal.userId, active: true, now: new Date() },
+  );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    current: Number(r.id) === principal.sessionId,
+    device_id: (r.device_id as string) ?? null,
+    device_name: (r.device_name as string) ?? null,
+    user_agent: (r.user_agent as string) ?? null,
+    ip: (r.ip as string) ?? null,
+    created_at: iso(r.created_at)!,
+    last_seen_at: iso(r.last_seen_at)!,
+    expires_at: iso(r.expires_at)!,
+  }));
+}
+
+const endSql = 'UPDATE sessions SET active = :inactive, revoked_at = :now, fcm_token = NULL';
+
+/** Ends one of the caller's own sessions; anyone else's answers 404. */
+export async function revokeOwnSession(ctx: AppContext, principal: Principal, sessionId: number): Promise<void> {
+  const n = await ctx.db.execute(
+    `${endSql} WHERE id = :id AND school_id = :school AND user_type = :type AND user_id = :user AND active = :active`,
+    { inactive: false, active: true, now: new Date(), id: sessionId, school: principal.schoolId, type: principal.type, user: principal.userId },
+  );
+  if (n === 0) throw notFound('Session');
+}
+
+/** Ends every session of the caller but the current one. */
+export async function revokeOtherSessions(ctx: AppContext, principal: Principal): Promise<number> {
+  return ctx.db.execute(
+    `${endSql} WHERE school_id = :school AND user_type = :type AND user_id = :user AND active = :active AND id <> :current`,
+    { inactive: false, active: true, now: new Date(), school: principal.schoolId, type: principal.type, user: principal.userId, current: principal.sessionId },
+  );
+}
+
+/** Ends every session of one account at once (PIN or password reset, staff archive). */
+export async function endUserSessions(ctx: AppContext, schoolId: string | null, type: UserType, userId: number): Promise<number> {
+  const where = schoolId === null ? 'school_id IS NULL' : 'school_id = :school';
+  return ctx.db.execute(`${endSql} WHERE ${where} AND user_type = :type AND user_id = :user AND active = :active`, {
+    inactive: false, active: true, now: new Date(), school: schoolId, type, user: userId,
+  });
+}
+
+/** Ends every session of a school (suspension). */
+export async function endSchoolSessions(ctx: AppContext, schoolId: string): Promise<number> {
+  return ctx.db.execute(`${endSql} WHERE school_id = :school AND active = :active`, { inactive: false, active: true, now: new Date(), school: schoolId });
+}
+
+/** Deletes sessions that ended, or went unused, more than `days` ago. */
+export async function pruneSessions(ctx: AppContext, days = ctx.config.sessionPruneDays): Promise<number> {
+  const cutoff = new Date(Date.now() - days * 86_400_000);
+  return ctx.db.execute(
+    'DELETE FROM sessions WHERE expires_at < :cutoff OR last_seen_at < :cutoff OR (active = :inactive AND revoked_at < :cutoff)',
+    { cutoff, inactive: false },
+  );
+}
+
+/** Ends the session behind the current request (logout). */
+export async function logout(ctx: AppContext, principal: Principal): Promise<void> {
+  await ctx.db.execute(`${endSql} WHERE id = :id AND school_id = :school`, { inactive: false, now: new Date(), id: principal.sessionId, school: principal.schoolId });
+}

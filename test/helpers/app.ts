@@ -1,0 +1,55 @@
+import supertest from 'supertest';
+import { createApp } from '../../src/app.js';
+import { createContext } from '../../src/bootstrap.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import type { AppContext } from '../../src/context.js';
+import { freshDatabase } from './database.js';
+
+export interface TestApp {
+  ctx: AppContext;
+  app: ReturnType<typeof createApp>['app'];
+  routes: ReturnType<typeof createApp>['routes'];
+  api: ReturnType<typeof supertest>;
+  close(): Promise<void>;
+}
+
+export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-production-0123456789';
+
+/** Configuration for tests: a quiet logger and rate limits high enough not to trip unless a test lowers them. */
+export function testConfig(env: Record<string, string> = {}): Config {
+  return {
+    ...loadConfig({
+      JWT_SECRET: TEST_JWT_SECRET,
+      ADMIN_COOKIE_SECRET: TEST_JWT_SECRET,
+      LOG_LEVEL: 'silent',
+      RATE_LIMIT_PUBLIC: '100000',
+      RATE_LIMIT_AUTH: '100000',
+      LOGIN_RATE_LIMIT_IP: '100000',
+      ...env,
+    }),
+    runJobs: false,
+  };
+}
+
+/** The app on a fresh database of its own (SQLite, or MySQL when TEST_DATABASE_URL is set). */
+export async function startTestApp(env: Record<string, string> = {}, overrides: Partial<Config> = {}): Promise<TestApp> {
+  const database = await freshDatabase();
+  const config: Config = {
+    ...testConfig({ DATA_DIR: database.dataDir, ...env }),
+    databaseUrl: database.databaseUrl,
+    sqliteStorage: database.sqliteStorage,
+    ...overrides,
+  };
+  const ctx = await createContext(config);
+  const { app, routes } = createApp(ctx);
+  return {
+    ctx,
+    app,
+    routes,
+    api: supertest(app),
+    async close() {
+      await ctx.db.close();
+      await database.drop();
+    },
+  };
+}
