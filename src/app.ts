@@ -5,8 +5,6 @@ import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from './context.js';
-import { registerAdminRoutes } from './api/admins/admins.routes.js';
-import { registerAuthRoutes } from './api/auth/auth.routes.js';
 import { mountDocs } from './api/docs/docs.js';
 import { mountHealth } from './api/health/health.routes.js';
 import { createAuthenticators } from './api/middleware/authenticate.js';
@@ -15,12 +13,9 @@ import { createRateLimits } from './api/middleware/rate-limits.js';
 import { buildOpenApi } from './api/openapi.js';
 import { ApiRouter, type RegisteredRoute } from './api/route.js';
 import type { Routers } from './api/routers.js';
-import { registerSessionRoutes } from './api/sessions/sessions.routes.js';
+import { features } from './api/features.js';
 import { redactUrl } from './logger.js';
 import { version } from './version.js';
-
-/** Every feature's routes, registered on the app routers. */
-const features: Array<(r: Routers) => void> = [registerAuthRoutes, registerSessionRoutes, registerAdminRoutes];
 
 export interface CreatedApp {
   app: Express;

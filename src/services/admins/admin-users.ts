@@ -50,18 +50,30 @@ export interface NewAdmin {
   role: SchoolAdminRole;
 }
 
-export async function createAdmin(_ctx: AppContext, principal: Principal, input: NewAdmin): Promise<AdminView> {
-  requireRole(principal, 'super_admin');
+/**
+ * Creates an admin user of a school, or a platform_admin (no school) for the operator. The API and
+ * the console reach it through createAdmin; the command line calls it directly.
+ */
+export async function createAdminUser(input: { school_id: string | null; name: string; email: string; password: string; role: AdminRole }): Promise<AdminView> {
+  if ((input.role === 'platform_admin') !== (input.school_id === null)) {
+    throw badRequest(input.role === 'platform_admin' ? 'A platform_admin belongs to no school' : 'An admin user needs a school');
+  }
+  if (input.password.length < 8 || input.password.length > 128) throw badRequest('password must be 8 to 128 characters', [{ field: 'password', message: 'must be 8 to 128 characters' }]);
   const email = input.email.trim().toLowerCase();
   await assertEmailFree(email);
   const admin = await AdminUser.create({
-    school_id: principal.schoolId,
+    school_id: input.school_id,
     name: input.name,
     email,
     password_hash: await hashSecretValue(input.password),
     role: input.role,
   });
   return view(admin);
+}
+
+export async function createAdmin(_ctx: AppContext, principal: Principal, input: NewAdmin): Promise<AdminView> {
+  requireRole(principal, 'super_admin');
+  return createAdminUser({ ...input, school_id: principal.schoolId });
 }
 
 export interface AdminChanges {

@@ -182,6 +182,14 @@ export async function endUserSessions(ctx: AppContext, schoolId: string | null, 
   });
 }
 
+/** An administrator (console or command line) ends any session of a school; platform-wide when schoolId is null. */
+export async function revokeSessionById(ctx: AppContext, schoolId: string | null, sessionId: number): Promise<void> {
+  const n = await ctx.db.execute(`${endSql} WHERE id = :id ${schoolId === null ? '' : 'AND school_id = :school'} AND active = :active`, {
+    inactive: false, active: true, now: new Date(), id: sessionId, school: schoolId,
+  });
+  if (n === 0) throw notFound('Session');
+}
+
 /** Ends every session of a school (suspension). */
 export async function endSchoolSessions(ctx: AppContext, schoolId: string): Promise<number> {
   return ctx.db.execute(`${endSql} WHERE school_id = :school AND active = :active`, { inactive: false, active: true, now: new Date(), school: schoolId });
