@@ -26,3 +26,11 @@ export function hasPermission(principal: Principal, key: PermissionKey): boolean
 export function requirePermission(principal: Principal, key: PermissionKey): void {
   if (!hasPermission(principal, key)) throw forbidden(`This needs the permission ${key}`);
 }
+
+/**
+ * The principal the operator acts as from the command line (and a platform_admin in the console):
+ * scoped to one school, with every role and permission.
+ */
+export function operatorPrincipal(schoolId: string): Principal {
+  return { type: 'admin', userId: 0, schoolId, sessionId: 0, role: 'platform_admin' };
+}
