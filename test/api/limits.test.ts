@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import supertest from 'supertest';
+import { createApp } from '../../src/app.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { bearer, expectError, parent, parentLogin, school } from '../helpers/fixtures.js';
+
+describe('rate limits', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_PUBLIC: '3', LOGIN_RATE_LIMIT_IP: '2', RATE_LIMIT_AUTH: '4' });
+  });
+  afterAll(async () => t.close());
+
+  it('limits logins per IP with 429, Retry-After and the error body', async () => {
+    const attempt = () => t.api.post('/web-app/signin').send({ email: 'nobody@x.example', password: 'whatever1' });
+    expect((await attempt()).status).toBe(401);
+    expect((await attempt()).status).toBe(401);
+    const limited = await attempt();
+    expectError(limited, 429, 'TOO_MANY_REQUESTS');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('limits public routes per IP', async () => {
+    // The public budget (3) is already partly used by the login attempts above.
+    let last;
+    for (let i = 0; i < 4; i++) last = await t.api.post('/web-app/signup').send({});
+    expectError(last!, 429, 'TOO_MANY_REQUESTS');
+  });
+
+  it('limits authenticated calls per session', async () => {
+    const other = await startTestApp({ RATE_LIMIT_AUTH: '3' });
+    try {
+      const s = await school(other);
+      const p = await parent(other.ctx, s.schoolId);
+      const token = await parentLogin(other, p.phone, p.pin);
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await other.api.get('/parent-app/sessions').set(bearer(token))).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('logging and readiness', () => {
+  it('redacts the access_token query parameter and answers X-Request-Id', async () => {
+    const t = await startTestApp();
+    try {
+      const lines: string[] = [];
+      const sink = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
+      const { app } = createApp({ ...t.ctx, log: pino({ level: 'info' }, sink) });
+      const res = await supertest(app).get('/parent-app/sessions?access_token=secret-token-value').set('X-Request-Id', 'req-123');
+      expect(res.status).toBe(401);
+      expect(res.headers['x-request-id']).toBe('req-123');
+      const log = lines.join('');
+      expect(log).toContain('access_token=[REDACTED]');
+      expect(log).toContain('req-123');
+      expect(log).not.toContain('secret-token-value');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers /readyz 503 when the database does not answer', async () => {
+    const t = await startTestApp();
+    expect((await t.api.get('/readyz')).status).toBe(200);
+    await t.ctx.db.close();
+    const res = await t.api.get('/readyz');
+    expect(res.status).toBe(503);
+    expect(res.body.success).toBe(false);
+    expect((await t.api.get('/healthz')).status).toBe(200);
+    await t.close().catch(() => undefined);
+  });
+});

@@ -1,0 +1,56 @@
+import { describe, expect, it } from '@jest/globals';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+const dir = () => mkdtempSync(path.join(tmpdir(), 'sp-config-'));
+
+describe('configuration', () => {
+  it('applies the documented defaults', () => {
+    const c = loadConfig({ DATA_DIR: dir() });
+    expect(c).toMatchObject({
+      port: 3000, host: '127.0.0.1', adminSessionHours: 12, signupEnabled: true, rateLimitPublic: 60, rateLimitAuth: 600,
+      loginRateLimitIp: 30, sessionPruneDays: 90, writeToArchiveDays: 30, maintenanceIntervalSeconds: 300, pushProvider: 'log',
+      publicAppUrl: 'http://localhost:3000', logLevel: 'info', adminConsoleEnabled: true, production: false, corsOrigins: [],
+    });
+    expect(c.databaseUrl).toBeUndefined();
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'postgres://x@y/z'],
+    ['SIGNUP_ENABLED', 'maybe'],
+    ['PUSH_PROVIDER', 'pigeon'],
+    ['RATE_LIMIT_PUBLIC', '-1'],
+    ['LOG_LEVEL', 'loud'],
+    ['CORS_ORIGINS', 'not an origin'],
+    ['PUBLIC_APP_URL', 'nowhere'],
+  ])('stops on a bad %s naming the variable', (name, value) => {
+    expect(() => loadConfig({ DATA_DIR: dir(), [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATA_DIR: dir(), [name]: value })).toThrow(name);
+  });
+
+  it('refuses production without a JWT_SECRET of at least 32 bytes', () => {
+    const base = { DATA_DIR: dir(), NODE_ENV: 'production', ADMIN_COOKIE_SECRET: 'c'.repeat(40) };
+    expect(() => loadConfig(base)).toThrow(/JWT_SECRET/);
+    expect(() => loadConfig({ ...base, JWT_SECRET: 'short' })).toThrow(/JWT_SECRET/);
+    expect(loadConfig({ ...base, JWT_SECRET: 's'.repeat(32) }).production).toBe(true);
+  });
+
+  it('refuses PUSH_PROVIDER=fcm without a service-account file', () => {
+    expect(() => loadConfig({ DATA_DIR: dir(), PUSH_PROVIDER: 'fcm' })).toThrow(/FCM_SERVICE_ACCOUNT_FILE/);
+  });
+
+  it('generates the JWT secret once into DATA_DIR with mode 0600 and keeps it across restarts', () => {
+    const d = dir();
+    const first = loadConfig({ DATA_DIR: d });
+    const second = loadConfig({ DATA_DIR: d });
+    expect(first.jwtSecret.length).toBeGreaterThanOrEqual(32);
+    expect(second.jwtSecret).toBe(first.jwtSecret);
+    const file = path.join(d, 'jwt-secret');
+    expect(readFileSync(file, 'utf8').trim()).toBe(first.jwtSecret);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+});
