@@ -10,6 +10,7 @@ import { mountHealth } from './api/health/health.routes.js';
 import { createAuthenticators } from './api/middleware/authenticate.js';
 import { errorHandler, unknownRoute } from './api/middleware/errors.js';
 import { createRateLimits } from './api/middleware/rate-limits.js';
+import { mountMetrics } from './api/metrics/metrics.js';
 import { buildOpenApi } from './api/openapi.js';
 import { ApiRouter, type RegisteredRoute } from './api/route.js';
 import type { Routers } from './api/routers.js';
@@ -46,6 +47,7 @@ export function createApp(ctx: AppContext): CreatedApp {
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
     }),
   );
+  if (ctx.config.metricsEnabled) mountMetrics(app, ctx);
   app.use(helmet());
   app.use(cors({ origin: ctx.config.corsOrigins, credentials: true }));
   app.use(express.json({ limit: '1mb' }));

@@ -108,7 +108,14 @@ export class ApiRouter {
       });
     };
     if (needsAuth && !this.authenticate) throw new Error(`${spec.path}: authenticated routes need an app`);
+    const fullPath = base + spec.path;
+    // Express restores req.baseUrl when an error leaves the router: keep the template for logs and metrics.
+    const markRoute: RequestHandler = (_req, res, next) => {
+      res.locals.routeTemplate = fullPath;
+      next();
+    };
     const chain: RequestHandler[] = [
+      markRoute,
       ...(needsAuth ? [this.authenticate!, this.limits.authenticated, tenantGuard] : [this.limits.public]),
       ...(spec.before ?? []),
       run,

@@ -1,0 +1,67 @@
+import type { Express, RequestHandler } from 'express';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { AppContext } from '../../context.js';
+
+interface PoolStats {
+  size: number;
+  available: number;
+  using: number;
+  waiting: number;
+}
+
+/**
+ * Prometheus metrics at /metrics (METRICS_ENABLED=true): request counts and latencies by route
+ * template and status, the database pool, and the push outbox backlog. Routes are labelled by their
+ * template (/web-app/staff/:id), never by the raw URL, so ids and tokens cannot explode the label set.
+ */
+export function mountMetrics(app: Express, ctx: AppContext): void {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const labelNames = ['method', 'route', 'status'] as const;
+  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered', labelNames, registers: [registry] });
+  const latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency',
+    labelNames,
+    buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'db_pool_connections',
+    help: 'Database pool connections by state (MySQL; SQLite has no pool)',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const pool = (ctx.db.sequelize.connectionManager as unknown as { pool?: PoolStats }).pool;
+      if (!pool || typeof pool.size !== 'number') return;
+      this.set({ state: 'size' }, pool.size);
+      this.set({ state: 'available' }, pool.available);
+      this.set({ state: 'using' }, pool.using);
+      this.set({ state: 'waiting' }, pool.waiting);
+    },
+  });
+  new Gauge({
+    name: 'push_outbox_backlog',
+    help: 'Notifications waiting in the outbox (pending)',
+    registers: [registry],
+    async collect() {
+      const [row] = await ctx.db.select<{ n: number }>("SELECT COUNT(*) AS n FROM notifications WHERE status = 'pending'");
+      this.set(Number(row?.n ?? 0));
+    },
+  });
+
+  const observe: RequestHandler = (req, res, next) => {
+    const end = latency.startTimer();
+    res.on('finish', () => {
+      const route = (res.locals.routeTemplate as string | undefined) ?? (req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched');
+      const labels = { method: req.method, route, status: String(res.statusCode) };
+      requests.inc(labels);
+      end(labels);
+    });
+    next();
+  };
+  app.use(observe);
+  app.get('/metrics', async (_req, res) => {
+    res.type(registry.contentType).send(await registry.metrics());
+  });
+}
