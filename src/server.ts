@@ -1,5 +1,6 @@
 import 'dotenv/config';
 import type { Server } from 'node:http';
+import { rejectMalformedRequest } from './api/middleware/client-error.js';
 import { createApp } from './app.js';
 import { createContext } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
@@ -21,6 +22,7 @@ async function main() {
     ctx.log.info({ url: `http://${config.host}:${config.port}`, database: ctx.db.dialect }, 'school platform listening');
   });
   server.keepAliveTimeout = 65_000;
+  server.on('clientError', rejectMalformedRequest);
 
   let stopping = false;
   const stop = (signal: string) => {

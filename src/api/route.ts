@@ -66,8 +66,22 @@ export function zodDetails(error: z.ZodError, prefix?: string): FieldError[] {
   }));
 }
 
+/** The path of the first string holding a NUL byte: no field of this domain carries one, and databases disagree on them. */
+function nulField(value: unknown, path: string[] = []): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') || 'body' : null;
+  if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      const found = nulField(v, [...path, k]);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
 function parsePart<T extends z.ZodType>(schema: T | undefined, value: unknown, part: 'body' | 'query' | 'params'): z.infer<T> {
   if (!schema) return {} as z.infer<T>;
+  const nul = nulField(value);
+  if (nul) throw new AppError('BAD_REQUEST', `${nul} contains a NUL character`, [{ field: nul, message: 'must not contain NUL characters' }]);
   const result = schema.safeParse(value ?? {});
   if (result.success) return result.data;
   const details = zodDetails(result.error);
