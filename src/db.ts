@@ -59,7 +59,26 @@ function createSequelize(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'sqlit
     }
     return connection;
   };
+  serializeTransactions(sequelize);
   return sequelize;
+}
+
+/**
+ * SQLite has one writer. A transaction waiting for the write lock sleeps inside sqlite3 on one of
+ * libuv's four pool threads, which the lock holder (and bcrypt) also need: a handful of concurrent
+ * transactions can starve the holder until the busy timeout. Queueing managed transactions in the
+ * process keeps at most one of them on the pool; other processes (the CLI) still meet the busy timeout.
+ */
+function serializeTransactions(sequelize: Sequelize): void {
+  const transaction = sequelize.transaction.bind(sequelize) as (...args: unknown[]) => Promise<unknown>;
+  let tail: Promise<unknown> = Promise.resolve();
+  (sequelize as unknown as { transaction: unknown }).transaction = (...args: unknown[]) => {
+    const callback = args.find((a) => typeof a === 'function');
+    if (!callback) return transaction(...args);
+    const run = tail.then(() => transaction(...args));
+    tail = run.catch(() => undefined);
+    return run;
+  };
 }
 
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'sqliteStorage'>): Promise<Database> {
