@@ -1,7 +1,7 @@
 import { pino, type Logger } from 'pino';
 
-/** Redacts the access_token query parameter from a URL before it reaches a log line. */
-export const redactUrl = (url: string | undefined) => (url ?? '').replace(/([?&]access_token=)[^&#]*/gi, '$1[REDACTED]');
+/** Redacts the secrets a query string may carry (access_token, admission_token) from a URL before it reaches a log line. */
+export const redactUrl = (url: string | undefined) => (url ?? '').replace(/([?&](?:access_token|admission_token)=)[^&#]*/gi, '$1[REDACTED]');
 
 export function createLogger(level: string): Logger {
   return pino({
