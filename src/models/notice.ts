@@ -24,7 +24,10 @@ export class Notice extends Model<InferAttributes<Notice>, InferCreationAttribut
       },
       {
         sequelize, tableName: 'notices', modelName: 'Notice', ...modelOptions,
-        indexes: [{ name: 'notices_board', fields: ['school_id', 'notice_deleted', 'is_important', 'created_at', 'id'] }],
+        indexes: [
+          { name: 'notices_board', fields: ['school_id', 'notice_deleted', 'is_important', 'created_at', 'id'] },
+          { name: 'notices_board_type', fields: ['school_id', 'notice_deleted', 'notice_type', 'is_important', 'created_at', 'id'] },
+        ],
       },
     );
   }

@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import {
+  activityChangesSchema, activityStatuses, activityTypes, createActivity, deleteActivity, listTeacherActivities, listWebActivities,
+  newActivitySchema, parentFeed, parentFeedQuerySchema, teacherActivityQuerySchema, updateActivity, webActivityQuerySchema,
+} from '../../services/activities/activities.js';
+import type { Routers } from '../routers.js';
+import { idParam, schoolIdField, timestamp } from '../schemas.js';
+
+const activityView = z.object({
+  id: z.number(),
+  school_id: z.string(),
+  title: z.string(),
+  description: z.string().nullable(),
+  activity_type: z.enum(activityTypes),
+  status: z.enum(activityStatuses),
+  staff_id: z.number(),
+  author_id: z.number().describe('The author, the same as staff_id'),
+  author_name: z.string().nullable(),
+  student_id: z.number().nullable().describe('Null: school-wide; a value targets one student'),
+  created_at: timestamp(),
+  updated_at: timestamp(),
+});
+
+export function registerActivityRoutes(r: Routers): void {
+  r.parent.route(
+    {
+      method: 'get', path: '/activities', query: parentFeedQuerySchema,
+      summary: "The parent's activity feed, newest first",
+      description:
+        'Published activities of the school that are school-wide or target one of the parent\'s children. `student_id` narrows the feed to ' +
+        'that child (and the school-wide activities); another family\'s child answers 403. `limit` defaults to 20, at most 100.',
+      response: z.array(activityView), errors: [403],
+    },
+    async ({ ctx, principal, query }) => ({ data: await parentFeed(ctx, principal, query) }),
+  );
+
+  r.teachers.route(
+    {
+      method: 'get', path: '/activities', query: teacherActivityQuerySchema.extend({ school_id: schoolIdField() }),
+      summary: "The school's published and cancelled activities and the caller's drafts (activities.view)",
+      description: 'Newest first; `author_id` names each author. `limit` defaults to 20, at most 100.',
+      response: z.array(activityView), errors: [403],
+    },
+    async ({ ctx, principal, query }) => ({ data: await listTeacherActivities(ctx, principal, query) }),
+  );
+  r.teachers.route(
+    {
+      method: 'post', path: '/activities', status: 201, body: newActivitySchema.extend({ school_id: schoolIdField() }),
+      summary: 'Post an activity (activities.create)',
+      description:
+        '`status` defaults to published, `activity_type` to announcement. `staff_id`, when sent, must be the caller; a `student_id` must be ' +
+        'a student assigned to the caller (403 otherwise); null or absent means school-wide.',
+      response: activityView, errors: [403],
+      example: { school_id: 'greenwood', title: 'Sports day', description: 'Saturday on the main ground', activity_type: 'event', student_id: null, status: 'published' },
+      responseExample: { message: 'Activity created' },
+    },
+    async ({ ctx, principal, body }) => {
+      const activity = await createActivity(ctx, principal, body);
+      return { message: 'Activity created', data: activity };
+    },
+  );
+  r.teachers.route(
+    {
+      method: 'put', path: '/activities/:id', params: idParam, body: activityChangesSchema.extend({ school_id: schoolIdField().optional() }),
+      summary: 'Change an activity, its status included (own: activities.create; anyone\'s: activities.manage)',
+      description: 'Any of draft, published and cancelled may follow any other. A deleted activity or another school\'s answers 404.',
+      response: activityView, errors: [404],
+      example: { status: 'cancelled' },
+      responseExample: { message: 'Activity updated' },
+    },
+    async ({ ctx, principal, params, body }) => ({ message: 'Activity updated', data: await updateActivity(ctx, principal, params.id, body) }),
+  );
+  r.teachers.route(
+    {
+      method: 'delete', path: '/activities/:id', params: idParam,
+      summary: 'Delete an activity (own: activities.create; anyone\'s: activities.manage)',
+      description: 'A soft delete: the activity leaves every feed and answers 404 from then on, but stays in the database.',
+      errors: [404], responseExample: { message: 'Activity deleted' },
+    },
+    async ({ ctx, principal, params }) => {
+      await deleteActivity(ctx, principal, params.id);
+      return { message: 'Activity deleted' };
+    },
+  );
+
+  r.web.route(
+    {
+      method: 'get', path: '/activities', query: webActivityQuerySchema.extend({ school_id: schoolIdField() }),
+      summary: "Every activity of the school, drafts included, newest first (super_admin, admin)",
+      description: 'Deleted activities are left out. `page` 1 and `limit` 10 unless given (at most 100); `pagination` has the total and the page count.',
+      response: z.object({
+        records: z.array(activityView),
+        pagination: z.object({ total: z.number(), page: z.number(), limit: z.number(), pages: z.number() }),
+      }),
+      errors: [403],
+    },
+    async ({ ctx, principal, query }) => ({ data: await listWebActivities(ctx, principal, query) }),
+  );
+}
