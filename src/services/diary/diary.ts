@@ -1,0 +1,200 @@
+import type { AppContext, Principal } from '../../context.js';
+import { day, iso } from '../../db.js';
+import { badRequest, fieldError, forbidden, notFound } from '../../errors.js';
+import { DiaryEntry, Grade, Student } from '../../models/index.js';
+import { hasPermission, requirePermission } from '../access/guards.js';
+import { assertAssigned, assertChildOf, childIds } from '../access/scope.js';
+import { offsetOf, type PageRequest } from '../pagination.js';
+
+export interface DiaryView {
+  id: number;
+  school_id: string;
+  staff_id: number;
+  author_name: string | null;
+  grade: string | null;
+  student_id: number | null;
+  title: string;
+  description: string | null;
+  due_date: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+interface DiaryRow {
+  id: number;
+  school_id: string;
+  staff_id: number;
+  author_name: string | null;
+  grade: string | null;
+  student_id: number | null;
+  title: string;
+  description: string | null;
+  due_date: unknown;
+  created_at: unknown;
+  updated_at: unknown;
+}
+
+const view = (r: DiaryRow): DiaryView => ({
+  id: Number(r.id), school_id: r.school_id, staff_id: Number(r.staff_id), author_name: r.author_name ?? null, grade: r.grade ?? null,
+  student_id: r.student_id === null || r.student_id === undefined ? null : Number(r.student_id), title: r.title,
+  description: r.description ?? null, due_date: day(r.due_date), created_at: iso(r.created_at)!, updated_at: iso(r.updated_at)!,
+});
+
+const SELECT = `SELECT d.id, d.school_id, d.staff_id, st.name AS author_name, d.grade, d.student_id, d.title, d.description, d.due_date,
+                       d.created_at, d.updated_at
+                  FROM diary_entries d
+                  LEFT JOIN staff st ON st.id = d.staff_id AND st.school_id = d.school_id`;
+
+export interface DiaryInput {
+  grade?: string | null;
+  student_id?: number | null;
+  title: string;
+  description?: string | null;
+  due_date?: string | null;
+}
+
+export type DiaryChanges = Partial<DiaryInput>;
+
+/** A calendar day's bounds in UTC, [start, next day's start), so timestamps are compared with the index. */
+const startOf = (date: string) => new Date(`${date}T00:00:00.000Z`);
+const endOf = (date: string) => new Date(startOf(date).getTime() + 86_400_000);
+
+/**
+ * Resolves an entry's target: exactly one of a grade of the school (400 otherwise) or a student the
+ * caller teaches (403 otherwise; a school admin may name any student of the school).
+ */
+async function target(principal: Principal, grade: string | null | undefined, studentId: number | null | undefined) {
+  const hasGrade = grade !== undefined && grade !== null && grade.trim() !== '';
+  const hasStudent = studentId !== undefined && studentId !== null;
+  if (hasGrade === hasStudent) {
+    throw badRequest('Give exactly one of grade or student_id', [
+      { field: 'grade', message: 'give exactly one of grade or student_id' },
+      { field: 'student_id', message: 'give exactly one of grade or student_id' },
+    ]);
+  }
+  if (hasGrade) {
+    const row = await Grade.findOne({ where: { school_id: principal.schoolId, name: grade.trim() }, attributes: ['name'], raw: true });
+    if (!row) throw fieldError('grade', 'is not a grade of this school');
+    return { grade: row.name, student_id: null };
+  }
+  if (principal.type === 'staff') await assertAssigned(principal, [studentId!]);
+  else if (!(await Student.findOne({ where: { id: studentId!, school_id: principal.schoolId }, attributes: ['id'], raw: true }))) {
+    throw forbidden('That student is not in your school');
+  }
+  return { grade: null, student_id: studentId! };
+}
+
+/** Titles are checked here too, for the console and the command line. */
+function diaryTitle(value: string): string {
+  const title = value.trim();
+  if (title.length === 0 || title.length > 200) throw fieldError('title', 'must be 1 to 200 characters');
+  return title;
+}
+
+async function findView(ctx: AppContext, schoolId: string, id: number): Promise<DiaryView> {
+  const [row] = await ctx.db.select<DiaryRow>(`${SELECT} WHERE d.id = :id AND d.school_id = :school AND d.deleted_status = 0`, { id, school: schoolId });
+  if (!row) throw notFound('Diary entry');
+  return view(row);
+}
+
+/** A staff member's diary entry (homework or a class note) for a grade or one of their students. */
+export async function createDiaryEntry(ctx: AppContext, principal: Principal, input: DiaryInput): Promise<DiaryView> {
+  requirePermission(principal, 'diary.create');
+  if (principal.type !== 'staff') throw forbidden('Diary entries are written by staff');
+  const aim = await target(principal, input.grade, input.student_id);
+  const entry = await DiaryEntry.create({
+    school_id: principal.schoolId, staff_id: principal.userId, ...aim, title: diaryTitle(input.title),
+    description: input.description ?? null, due_date: input.due_date ?? null,
+  });
+  return findView(ctx, principal.schoolId, entry.id);
+}
+
+/** The entry, undeleted, in the caller's school, once the caller may change it: their own with diary.create, anyone's with diary.manage. */
+async function assertEditable(principal: Principal, id: number): Promise<void> {
+  requirePermission(principal, 'diary.create');
+  const entry = await DiaryEntry.findOne({ where: { id, school_id: principal.schoolId, deleted_status: 0 } });
+  if (!entry) throw notFound('Diary entry');
+  const own = principal.type === 'staff' && entry.staff_id === principal.userId;
+  if (!own) requirePermission(principal, 'diary.manage');
+}
+
+/** Changes an entry; naming grade or student_id retargets it, again to exactly one of the two. */
+export async function updateDiaryEntry(ctx: AppContext, principal: Principal, id: number, changes: DiaryChanges): Promise<DiaryView> {
+  await assertEditable(principal, id);
+  const retarget = changes.grade !== undefined || changes.student_id !== undefined;
+  const values = {
+    ...(retarget ? await target(principal, changes.grade, changes.student_id) : {}),
+    ...(changes.title !== undefined ? { title: diaryTitle(changes.title) } : {}),
+    ...(changes.description !== undefined ? { description: changes.description } : {}),
+    ...(changes.due_date !== undefined ? { due_date: changes.due_date } : {}),
+  };
+  if (Object.keys(values).length > 0) {
+    const [affected] = await DiaryEntry.update(values, { where: { id, school_id: principal.schoolId, deleted_status: 0 } });
+    if (affected === 0) throw notFound('Diary entry');
+  }
+  return findView(ctx, principal.schoolId, id);
+}
+
+/** Soft delete: the entry leaves every list and its comments' entity becomes invisible to parents. */
+export async function deleteDiaryEntry(_ctx: AppContext, principal: Principal, id: number): Promise<void> {
+  await assertEditable(principal, id);
+  const [affected] = await DiaryEntry.update({ deleted_status: 1 }, { where: { id, school_id: principal.schoolId, deleted_status: 0 } });
+  if (affected === 0) throw notFound('Diary entry');
+}
+
+export interface StaffDiaryQuery extends PageRequest {
+  grade?: string;
+  /** Entries written on that day (UTC). */
+  date?: string;
+}
+
+/**
+ * The teachers' diary, newest first: grade-wide entries and entries for the caller's own students or
+ * by the caller; with diary.manage (or as a school admin) every entry of the school. `grade` also
+ * matches entries for single students of that grade.
+ */
+export async function listStaffDiary(ctx: AppContext, principal: Principal, query: StaffDiaryQuery): Promise<DiaryView[]> {
+  requirePermission(principal, 'diary.create');
+  const seesAll = principal.type !== 'staff' || hasPermission(principal, 'diary.manage');
+  const where = ['d.school_id = :school', 'd.deleted_status = 0'];
+  const params: Record<string, unknown> = { school: principal.schoolId, me: principal.userId, grade: query.grade ?? null, limit: query.limit, offset: offsetOf(query) };
+  if (!seesAll) {
+    where.push(`(d.student_id IS NULL OR d.staff_id = :me
+                 OR d.student_id IN (SELECT ss.student_id FROM staff_students ss WHERE ss.school_id = :school AND ss.staff_id = :me))`);
+  }
+  if (query.grade) where.push('(d.grade = :grade OR d.student_id IN (SELECT gs.id FROM students gs WHERE gs.school_id = :school AND gs.grade = :grade))');
+  if (query.date) {
+    where.push('d.created_at >= :start AND d.created_at < :end');
+    Object.assign(params, { start: startOf(query.date), end: endOf(query.date) });
+  }
+  const rows = await ctx.db.select<DiaryRow>(`${SELECT} WHERE ${where.join(' AND ')} ORDER BY d.created_at DESC, d.id DESC LIMIT :limit OFFSET :offset`, params);
+  return rows.map(view);
+}
+
+export interface ParentDiaryQuery extends PageRequest {
+  student_id?: number;
+  from?: string;
+  to?: string;
+}
+
+/** A parent's diary, newest first: entries for their children (or the one named) and for those children's grades. */
+export async function listParentDiary(ctx: AppContext, principal: Principal, query: ParentDiaryQuery): Promise<DiaryView[]> {
+  if (principal.type !== 'parent') throw forbidden('This is for parents');
+  if (query.from && query.to && query.from > query.to) throw fieldError('from', 'must not be after to');
+  if (query.student_id !== undefined) await assertChildOf(principal, query.student_id);
+  const kids = query.student_id !== undefined ? [query.student_id] : await childIds(principal.schoolId, principal.userId);
+  if (kids.length === 0) return [];
+  const grades = [...new Set((await Student.findAll({ where: { id: kids, school_id: principal.schoolId }, attributes: ['grade'], raw: true })).map((s) => s.grade))];
+  const where = ['d.school_id = :school', 'd.deleted_status = 0', '(d.student_id IN (:kids) OR (d.student_id IS NULL AND d.grade IN (:grades)))'];
+  const params: Record<string, unknown> = { school: principal.schoolId, kids, grades, limit: query.limit, offset: offsetOf(query) };
+  if (query.from) {
+    where.push('d.created_at >= :start');
+    params.start = startOf(query.from);
+  }
+  if (query.to) {
+    where.push('d.created_at < :end');
+    params.end = endOf(query.to);
+  }
+  const rows = await ctx.db.select<DiaryRow>(`${SELECT} WHERE ${where.join(' AND ')} ORDER BY d.created_at DESC, d.id DESC LIMIT :limit OFFSET :offset`, params);
+  return rows.map(view);
+}
