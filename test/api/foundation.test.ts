@@ -250,3 +250,15 @@ describe('admin users and roles', () => {
     expectError(await t.api.get('/web-app/sessions').set(bearer(itToken)), 401, 'UNAUTHORIZED');
   });
 });
+
+describe('database constraint errors', () => {
+  it('answers a unique-key violation no service caught with 409 naming the field', async () => {
+    const { toAppError } = await import('../../src/api/middleware/errors.js');
+    const { Parent } = await import('../../src/models/index.js');
+    await Parent.create({ school_id: a.schoolId, father_name: 'X', phone_no: '9222233334' });
+    const err = await Parent.create({ school_id: a.schoolId, father_name: 'Y', phone_no: '9222233334' }).catch((e: unknown) => e);
+    const mapped = toAppError(err);
+    expect(mapped.status).toBe(409);
+    expect(mapped.details).toEqual([{ field: 'phone_no', message: 'already exists' }]);
+  });
+});

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { BaseError, ConnectionError, TimeoutError, UniqueConstraintError, ValidationError as SequelizeValidationError } from 'sequelize';
+import { BaseError, ConnectionError, DatabaseError, TimeoutError, UniqueConstraintError, ValidationError as SequelizeValidationError } from 'sequelize';
 import { AppError } from '../../errors.js';
+import { allModels } from '../../models/index.js';
 
 const uniqueMessages: Record<string, string> = {
   phone_no: 'A record with this phone number already exists',
@@ -8,6 +9,25 @@ const uniqueMessages: Record<string, string> = {
   roll_no: 'A student with this roll number already exists',
   name: 'A record with this name already exists',
 };
+
+/**
+ * A query that failed because the database went away under it: mysql2 marks every error that ends
+ * its connection as fatal (a reset or closed socket, a protocol failure), and a server shutting down
+ * answers the queries in progress with ER_SERVER_SHUTDOWN. Sequelize reports both as a DatabaseError.
+ */
+function lostDatabase(err: unknown): boolean {
+  if (!(err instanceof DatabaseError)) return false;
+  const cause = err.parent as { fatal?: boolean; code?: string } | undefined;
+  return cause?.fatal === true || cause?.code === 'ER_SERVER_SHUTDOWN';
+}
+
+let indexColumns: Map<string, string[]> | undefined;
+function uniqueIndexColumns(): Map<string, string[]> {
+  indexColumns ??= new Map(
+    allModels.flatMap((m) => (m.options.indexes ?? []).filter((i) => i.name).map((i) => [i.name!, (i.fields ?? []).map(String)] as [string, string[]])),
+  );
+  return indexColumns;
+}
 
 /** Maps anything thrown to the contract's error body; unexpected errors are logged and answer a bare 500. */
 export function toAppError(err: unknown): AppError {
@@ -19,14 +39,17 @@ export function toAppError(err: unknown): AppError {
     return new AppError('BAD_REQUEST', 'The request body encoding is not supported');
   }
   if (err instanceof UniqueConstraintError) {
-    const fields = Object.keys(err.fields ?? {}).filter((f) => f !== 'school_id');
+    // SQLite hands back the column names; MySQL names the violated index, resolved through the models.
+    const raw = err.fields as unknown;
+    const named = Array.isArray(raw) ? (raw as string[]) : Object.keys((raw as Record<string, unknown>) ?? {});
+    const fields = named.flatMap((n) => uniqueIndexColumns().get(n) ?? [n]).filter((f) => f !== 'school_id');
     const field = fields[0] ?? 'record';
     return new AppError('CONFLICT', uniqueMessages[field] ?? 'This record already exists', fields.map((f) => ({ field: f, message: 'already exists' })));
   }
   if (err instanceof SequelizeValidationError) {
     return new AppError('BAD_REQUEST', 'Validation failed', err.errors.map((x) => ({ field: x.path ?? 'body', message: x.message })));
   }
-  if (err instanceof ConnectionError || err instanceof TimeoutError || (err instanceof BaseError && /ConnectionAcquireTimeout/.test(err.name))) {
+  if (err instanceof ConnectionError || err instanceof TimeoutError || lostDatabase(err) || (err instanceof BaseError && /ConnectionAcquireTimeout/.test(err.name))) {
     return new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable; try again shortly', undefined, { 'Retry-After': '5' });
   }
   const status = e?.status ?? e?.statusCode;
