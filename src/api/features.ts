@@ -1,11 +1,27 @@
+import { registerActivityRoutes } from './activities/activities.routes.js';
 import { registerAdminRoutes } from './admins/admins.routes.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
+import { registerDiagnosticsRoutes } from './diagnostics/diagnostics.routes.js';
+import { registerEngagementRoutes } from './engagement/engagement.routes.js';
+import { registerNoticeboardRoutes } from './noticeboard/noticeboard.routes.js';
+import { registerNotificationRoutes } from './notifications/notifications.routes.js';
 import type { Routers } from './routers.js';
 import { registerSessionRoutes } from './sessions/sessions.routes.js';
+import { registerStaffRoutes } from './staff/staff.routes.js';
+import { registerStudentRoutes } from './students/students.routes.js';
+import { registerWriteToRoutes } from './write-to/write-to.routes.js';
 
 /** Every feature's routes, in the order they are registered on the app routers. */
 export const features: Array<(r: Routers) => void> = [
   registerAuthRoutes,
   registerSessionRoutes,
   registerAdminRoutes,
+  registerStaffRoutes,
+  registerEngagementRoutes,
+  registerActivityRoutes,
+  registerNoticeboardRoutes,
+  registerStudentRoutes,
+  registerWriteToRoutes,
+  registerNotificationRoutes,
+  registerDiagnosticsRoutes,
 ];

@@ -29,8 +29,9 @@ export function payloadData(item: OutboxItem): Record<string, string> {
 /**
  * Writes notifications as 'pending' rows, in the caller's transaction: the event and its
  * notifications commit together or not at all, and the worker delivers them afterwards.
+ * `notBefore` keeps the worker off the rows until then (a caller that sends them itself at once).
  */
-export async function enqueue(items: OutboxItem[], transaction?: Transaction): Promise<number[]> {
+export async function enqueue(items: OutboxItem[], transaction?: Transaction, notBefore?: Date): Promise<number[]> {
   if (items.length === 0) return [];
   const now = new Date();
   const rows = await Notification.bulkCreate(
@@ -48,7 +49,7 @@ export async function enqueue(items: OutboxItem[], transaction?: Transaction): P
       body: item.body.slice(0, 2000),
       data: payloadData(item),
       status: 'pending' as const,
-      next_attempt_at: now,
+      next_attempt_at: notBefore ?? now,
     })),
     { transaction },
   );

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { health, sendTestPush, testPushInput } from '../../services/diagnostics/diagnostics.js';
+import type { Routers } from '../routers.js';
+import { timestamp } from '../schemas.js';
+
+const healthView = z.object({
+  status: z.enum(['ok', 'degraded']),
+  version: z.string(),
+  uptime_s: z.number(),
+  database: z.object({ driver: z.enum(['sqlite', 'mysql']), status: z.enum(['up', 'down']), latency_ms: z.number().nullable() }),
+  push: z.object({
+    provider: z.enum(['log', 'fcm']), outbox_pending: z.number().nullable(), outbox_failed: z.number().nullable(), last_error: z.string().nullable(),
+  }),
+  jobs: z.array(z.object({ name: z.string(), last_run_at: timestamp().nullable(), last_status: z.string().nullable() })),
+});
+
+export function registerDiagnosticsRoutes(r: Routers): void {
+  r.web.route(
+    {
+      method: 'get', path: '/diagnostics/health', summary: 'Service health: database, push outbox, maintenance jobs (super_admin, it_contact)',
+      description: 'The outbox figures are the school\'s own.', response: healthView,
+    },
+    async ({ ctx, principal }) => ({ data: await health(ctx, principal) }),
+  );
+  r.web.route(
+    {
+      method: 'post', path: '/diagnostics/test-push', summary: 'Send a test push at once, past any filtering (super_admin, it_contact)',
+      description: 'To a device token, and / or every signed-in device of a parent or staff member of the school. Each send is kept as a notification record (event test_push).',
+      body: testPushInput,
+      response: z.object({
+        sent: z.number(), failed: z.number(),
+        results: z.array(z.object({ target: z.string(), ok: z.boolean(), error: z.string().optional() })),
+      }),
+      errors: [404],
+      example: { parent_id: 7, title: 'Test', body: 'Hello from the school' },
+    },
+    async ({ ctx, principal, body }) => ({ message: 'Test push sent', data: await sendTestPush(ctx, principal, body) }),
+  );
+}

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import {
+  createWriteTo, getParentWriteTo, getStaffWriteTo, listParentWriteTo, listStaffQueue, newWriteToInput, parentReply, replyInput,
+  staffReply, updateWriteTo, writeToChangesInput, writeToListQuery, writeToStatuses, writeToTypes,
+} from '../../services/write-to/write-to.js';
+import type { Routers } from '../routers.js';
+import { idParam, timestamp } from '../schemas.js';
+
+const request = z.object({
+  id: z.number(), school_id: z.string(), parent_id: z.number(), student_id: z.number().nullable(), type: z.enum(writeToTypes),
+  subject: z.string(), message: z.string(), status: z.enum(writeToStatuses), assigned_staff_id: z.number().nullable(),
+  leave_from: z.string().nullable(), leave_to: z.string().nullable(), created_at: timestamp(), updated_at: timestamp(),
+  resolved_at: timestamp().nullable(), replies_count: z.number(),
+});
+const reply = z.object({
+  id: z.number(), write_to_id: z.number(), author_type: z.enum(['parent', 'staff']), author_id: z.number(),
+  author_name: z.string().nullable(), message: z.string(), created_at: timestamp(),
+});
+const thread = request.extend({ replies: z.array(reply).describe('Oldest first') });
+const queueItem = request.extend({ student_name: z.string().nullable(), parent_name: z.string().nullable() });
+/** The teachers app sends its school_id on every call; the tenant guard checks it. */
+const staffQuery = writeToListQuery.extend({ school_id: z.string().optional() });
+
+const listDescription = 'Newest first; `X-Total-Count` carries the total. Archived requests only with status=archived.';
+
+export function registerWriteToRoutes(r: Routers): void {
+  r.parent.route(
+    {
+      method: 'post', path: '/write-to', status: 201, summary: 'Send a request to the school (leave, complaint, query, feedback, other)',
+      description: 'A leave request needs leave_from and leave_to and notifies the class teacher of the student.',
+      body: newWriteToInput, response: request, errors: [403],
+      example: { student_id: 12, type: 'leave', subject: 'Family wedding', message: 'Asha will be away for two days.', leave_from: '2026-12-03', leave_to: '2026-12-04' },
+    },
+    async ({ ctx, principal, body }) => ({ message: 'Request sent', data: await createWriteTo(ctx, principal, body) }),
+  );
+  r.parent.route(
+    { method: 'get', path: '/write-to', summary: "The parent's own requests", description: listDescription, query: writeToListQuery, response: z.array(request) },
+    async ({ ctx, principal, query, res }) => {
+      const { requests, pagination } = await listParentWriteTo(ctx, principal, query);
+      res.setHeader('X-Total-Count', String(pagination.total));
+      return { data: requests };
+    },
+  );
+  r.parent.route(
+    { method: 'get', path: '/write-to/:id', params: idParam, summary: 'One of the parent\'s requests with its replies, oldest first', response: thread, errors: [404] },
+    async ({ ctx, principal, params }) => ({ data: await getParentWriteTo(ctx, principal, params.id) }),
+  );
+  r.parent.route(
+    {
+      method: 'post', path: '/write-to/:id/reply', params: idParam, status: 201, summary: 'Reply to one of the parent\'s requests',
+      description: 'A reply reopens a resolved request; an archived one answers 409.',
+      body: replyInput, response: reply, errors: [404, 409],
+      example: { message: 'Thank you, one more question about the dates.' },
+    },
+    async ({ ctx, principal, params, body }) => ({ message: 'Reply sent', data: await parentReply(ctx, principal, params.id, body) }),
+  );
+
+  r.teachers.route(
+    {
+      method: 'get', path: '/write-to', summary: "The staff member's queue",
+      description: `Requests about students assigned to the caller and requests assigned to the caller; with write_to.manage, the whole school's. ${listDescription}`,
+      query: staffQuery, response: z.array(queueItem),
+    },
+    async ({ ctx, principal, query, res }) => {
+      const { requests, pagination } = await listStaffQueue(ctx, principal, query);
+      res.setHeader('X-Total-Count', String(pagination.total));
+      return { data: requests };
+    },
+  );
+  r.teachers.route(
+    { method: 'get', path: '/write-to/:id', params: idParam, summary: 'A request in the caller\'s queue with its replies, oldest first', response: thread, errors: [404] },
+    async ({ ctx, principal, params }) => ({ data: await getStaffWriteTo(ctx, principal, params.id) }),
+  );
+  r.teachers.route(
+    {
+      method: 'post', path: '/write-to/:id/reply', params: idParam, status: 201, summary: 'Reply to a request in the caller\'s queue',
+      description: 'The first staff reply moves an open request to in_progress; the parent is notified. An archived request answers 409.',
+      body: replyInput, response: reply, errors: [404, 409],
+      example: { message: 'Noted, the leave is approved.' },
+    },
+    async ({ ctx, principal, params, body }) => ({ message: 'Reply sent', data: await staffReply(ctx, principal, params.id, body) }),
+  );
+  r.teachers.route(
+    {
+      method: 'put', path: '/write-to/:id', params: idParam, summary: 'Resolve or assign a request',
+      description: 'Resolving needs write_to.manage or being the assigned staff, and marks a leave\'s dates excused where no mark exists; assigning needs write_to.manage.',
+      body: writeToChangesInput, response: request, errors: [404, 409],
+      example: { status: 'resolved' },
+    },
+    async ({ ctx, principal, params, body }) => ({ message: 'Request updated', data: await updateWriteTo(ctx, principal, params.id, body) }),
+  );
+}

@@ -1,0 +1,71 @@
+import { QueryTypes } from 'sequelize';
+import type { AppContext } from '../context.js';
+import { JobRun } from '../models/index.js';
+import { deliverDue } from '../push/worker.js';
+import { pruneSessions } from '../services/auth/sessions.js';
+import { archiveResolvedThreads } from '../services/write-to/write-to.js';
+
+export interface MaintenanceJob {
+  name: string;
+  run(ctx: AppContext): Promise<unknown>;
+}
+
+export const maintenanceJobs: MaintenanceJob[] = [
+  { name: 'write_to_archive', run: (ctx) => archiveResolvedThreads(ctx) },
+  { name: 'session_prune', run: (ctx) => pruneSessions(ctx) },
+  // The worker drains the outbox every second; this pass also covers an instance whose worker is off.
+  { name: 'outbox_retry', run: (ctx) => deliverDue(ctx) },
+];
+
+export interface JobOutcome {
+  name: string;
+  /** False when another instance held the job's lock, so this one left it alone. */
+  ran: boolean;
+  status?: 'ok' | 'failed';
+  result?: unknown;
+  error?: string;
+}
+
+async function runAndRecord(ctx: AppContext, job: MaintenanceJob): Promise<JobOutcome> {
+  const startedAt = new Date();
+  let outcome: JobOutcome;
+  try {
+    outcome = { name: job.name, ran: true, status: 'ok', result: await job.run(ctx) };
+  } catch (err) {
+    ctx.log.error({ err, job: job.name }, 'maintenance job failed');
+    outcome = { name: job.name, ran: true, status: 'failed', error: (err instanceof Error ? err.message : String(err)).slice(0, 1000) };
+  }
+  await JobRun.upsert({ name: job.name, last_run_at: startedAt, last_status: outcome.status!, last_error: outcome.error ?? null });
+  return outcome;
+}
+
+/**
+ * Runs one job, recording its run in job_runs. On MySQL it first takes a named lock without
+ * waiting (GET_LOCK(name, 0)), so with several instances on one database only one runs it; the lock
+ * belongs to a connection, so a transaction pins one for the take and the release. The name carries
+ * the database's, as the lock is server-wide.
+ */
+export async function runJob(ctx: AppContext, job: MaintenanceJob): Promise<JobOutcome> {
+  if (ctx.db.dialect !== 'mysql') return runAndRecord(ctx, job);
+  return ctx.db.sequelize.transaction(async (transaction) => {
+    const lock = { replacements: { name: `job:${job.name}` }, type: QueryTypes.SELECT, transaction } as const;
+    const lockName = "LEFT(CONCAT(:name, '@', DATABASE()), 64)";
+    const [row] = await ctx.db.sequelize.query<{ got: number | null }>(`SELECT GET_LOCK(${lockName}, 0) AS got`, lock);
+    if (Number(row?.got) !== 1) return { name: job.name, ran: false };
+    try {
+      return await runAndRecord(ctx, job);
+    } finally {
+      await ctx.db.sequelize.query(`SELECT RELEASE_LOCK(${lockName}) AS released`, lock);
+    }
+  });
+}
+
+/** Every maintenance job once, in order (the scheduler's tick; also handy from the command line). */
+export async function runMaintenance(ctx: AppContext, shouldStop: () => boolean = () => false): Promise<JobOutcome[]> {
+  const outcomes: JobOutcome[] = [];
+  for (const job of maintenanceJobs) {
+    if (shouldStop()) break;
+    outcomes.push(await runJob(ctx, job));
+  }
+  return outcomes;
+}

@@ -1,0 +1,173 @@
+import type { AppContext } from '../context.js';
+import type { PushMessage, PushResult } from './provider.js';
+import { pushProvider, sendMessage } from './providers.js';
+
+/** Waits after the 1st, 2nd, ... failed attempt; after the last one a row is 'failed'. */
+export const RETRY_BACKOFF_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000];
+/**
+ * A claimed row is not due again before this, so no other worker takes it while it is being sent;
+ * if this process dies mid-send, the row becomes due again and is delivered by whoever runs next.
+ */
+const CLAIM_LEASE_MS = 10 * 60_000;
+const BATCH = 100;
+const CONCURRENCY = 8;
+const POLL_MS = 1_000;
+
+export interface OutboxRow {
+  id: number;
+  school_id: string;
+  channel: 'push' | 'sms';
+  target_type: string;
+  session_id: number | null;
+  address: string | null;
+  title: string;
+  body: string;
+  data: string | Record<string, string> | null;
+  attempts: number;
+}
+
+export type Outcome = 'sent' | 'failed' | 'retry' | 'skipped';
+
+export interface Delivery {
+  outcome: Outcome;
+  /** What went wrong, as recorded in last_error. */
+  error?: string;
+}
+
+export interface DeliveryCounts {
+  claimed: number;
+  sent: number;
+  failed: number;
+  retry: number;
+  skipped: number;
+}
+
+/**
+ * A time bound into raw SQL. Sequelize drops the milliseconds of a Date replacement on MySQL, which
+ * would leave a row written this second not yet due; the string keeps them (SQLite keeps them anyway).
+ */
+const at = (ctx: AppContext, d: Date): Date | string => (ctx.db.dialect === 'mysql' ? d.toISOString().replace('T', ' ').replace('Z', '') : d);
+
+const rowColumns = 'id, school_id, channel, target_type, session_id, address, title, body, data, attempts';
+
+function messageOf(row: OutboxRow): PushMessage {
+  const data = typeof row.data === 'string' ? (JSON.parse(row.data) as Record<string, string>) : (row.data ?? {});
+  return {
+    channel: row.channel,
+    address: row.address ?? '',
+    title: row.title,
+    body: row.body,
+    data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, String(v)])),
+  };
+}
+
+/**
+ * Records what one send came to. An unregistered token is forgotten by every session of the school
+ * that holds it; a retryable failure waits for the next step of the back-off unless `retry` is off
+ * (a test push reports at once) or the attempts are spent.
+ */
+async function recordOutcome(ctx: AppContext, row: OutboxRow, result: PushResult | null, options: { retry: boolean; now?: Date }): Promise<Delivery> {
+  const now = options.now ?? new Date();
+  const set = (fields: string, values: Record<string, unknown>) =>
+    ctx.db.execute(`UPDATE notifications SET ${fields}, updated_at = :now WHERE id = :id AND status = :pending`, {
+      ...values, now: at(ctx, now), id: row.id, pending: 'pending',
+    });
+  if (result === null) {
+    const error = 'no device token';
+    await set('status = :status, last_error = :error, next_attempt_at = NULL', { status: 'skipped', error });
+    return { outcome: 'skipped', error };
+  }
+  const attempts = row.attempts + 1;
+  if (result.ok) {
+    await set('status = :status, attempts = :attempts, sent_at = :now, last_error = NULL, next_attempt_at = NULL', { status: 'sent', attempts });
+    return { outcome: 'sent' };
+  }
+  if (result.kind === 'unregistered' && row.address) {
+    await ctx.db.execute('UPDATE sessions SET fcm_token = NULL WHERE school_id = :school AND fcm_token = :token', { school: row.school_id, token: row.address });
+  }
+  const error = result.error.slice(0, 1000);
+  const backoff = RETRY_BACKOFF_MS[row.attempts];
+  if (result.kind === 'retryable' && options.retry && backoff !== undefined) {
+    await set('attempts = :attempts, last_error = :error, next_attempt_at = :next', { attempts, error, next: at(ctx, new Date(now.getTime() + backoff)) });
+    return { outcome: 'retry', error };
+  }
+  await set('status = :status, attempts = :attempts, last_error = :error, next_attempt_at = NULL', { status: 'failed', attempts, error });
+  return { outcome: 'failed', error };
+}
+
+/** Sends one claimed row; a row without an address (no device token, no phone) is skipped. */
+export async function deliverRow(ctx: AppContext, row: OutboxRow, options: { retry: boolean }): Promise<Delivery> {
+  if (!row.address) return recordOutcome(ctx, row, null, options);
+  let result: PushResult;
+  try {
+    result = await sendMessage(ctx, messageOf(row));
+  } catch (err) {
+    result = { ok: false, kind: 'retryable', error: err instanceof Error ? err.message : String(err) };
+  }
+  return recordOutcome(ctx, row, result, options);
+}
+
+/**
+ * Takes a row for this process: a conditional UPDATE that moves its due time past the lease, which
+ * only one of several workers (in this process or another instance) can win.
+ */
+async function claim(ctx: AppContext, id: number, now: Date): Promise<boolean> {
+  const n = await ctx.db.execute(
+    'UPDATE notifications SET next_attempt_at = :lease WHERE id = :id AND status = :pending AND next_attempt_at <= :now',
+    { lease: at(ctx, new Date(now.getTime() + CLAIM_LEASE_MS)), id, pending: 'pending', now: at(ctx, now) },
+  );
+  return n === 1;
+}
+
+/** One pass over the due outbox rows (at most `limit`): claim each, send it, record the outcome. */
+export async function deliverDue(ctx: AppContext, options: { now?: Date; limit?: number } = {}): Promise<DeliveryCounts> {
+  const now = options.now ?? new Date();
+  const rows = await ctx.db.select<OutboxRow>(
+    `SELECT ${rowColumns} FROM notifications WHERE status = :pending AND next_attempt_at <= :now ORDER BY next_attempt_at, id LIMIT :limit`,
+    { pending: 'pending', now: at(ctx, now), limit: options.limit ?? BATCH },
+  );
+  const counts: DeliveryCounts = { claimed: 0, sent: 0, failed: 0, retry: 0, skipped: 0 };
+  for (let i = 0; i < rows.length; i += CONCURRENCY) {
+    await Promise.all(
+      rows.slice(i, i + CONCURRENCY).map(async (row) => {
+        if (!(await claim(ctx, row.id, now))) return;
+        counts.claimed++;
+        counts[(await deliverRow(ctx, row, { retry: true })).outcome]++;
+      }),
+    );
+  }
+  return counts;
+}
+
+export interface PushWorker {
+  stop(): Promise<void>;
+}
+
+/** Polls the outbox every second and drains what is due; several instances may run one each. */
+export function startPushWorker(ctx: AppContext): PushWorker {
+  // Created now, so that an unreadable service account stops the start instead of failing every pass.
+  pushProvider(ctx);
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  const drain = async () => {
+    while (!stopped && (await deliverDue(ctx)).claimed === BATCH);
+  };
+  const tick = () => {
+    if (running || stopped) return;
+    running = drain()
+      .catch((err) => ctx.log.error({ err }, 'push worker pass failed'))
+      .finally(() => {
+        running = null;
+      });
+  };
+  const timer = setInterval(tick, POLL_MS);
+  timer.unref();
+  tick();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import { id, title } from '../../api/schemas.js';
+import type { AppContext, Principal } from '../../context.js';
+import { iso, ping, type Dialect } from '../../db.js';
+import { badRequest, notFound } from '../../errors.js';
+import { maintenanceJobs } from '../../jobs/jobs.js';
+import { JobRun, Parent, Staff } from '../../models/index.js';
+import { enqueue, type OutboxItem } from '../../push/outbox.js';
+import { deviceItems, type NotificationContent } from '../../push/targets.js';
+import { deliverRow, type OutboxRow } from '../../push/worker.js';
+import { version } from '../../version.js';
+import { requireRole } from '../access/guards.js';
+import { parseInput } from '../validation.js';
+
+export interface HealthView {
+  status: 'ok' | 'degraded';
+  version: string;
+  uptime_s: number;
+  database: { driver: Dialect; status: 'up' | 'down'; latency_ms: number | null };
+  push: { provider: 'log' | 'fcm'; outbox_pending: number | null; outbox_failed: number | null; last_error: string | null };
+  jobs: Array<{ name: string; last_run_at: string | null; last_status: string | null }>;
+}
+
+const PING_TIMEOUT_MS = 2000;
+
+const withTimeout = <T>(p: Promise<T>, ms: number) =>
+  Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref())]);
+
+async function outbox(ctx: AppContext, schoolId: string | undefined): Promise<Omit<HealthView['push'], 'provider'>> {
+  const school = schoolId === undefined ? '' : ' AND school_id = :school';
+  const count = async (status: string) => {
+    const [row] = await ctx.db.select<{ n: number }>(`SELECT COUNT(*) AS n FROM notifications WHERE status = :status${school}`, { status, school: schoolId });
+    return Number(row?.n ?? 0);
+  };
+  const [pending, failed, [last]] = await Promise.all([
+    count('pending'),
+    count('failed'),
+    ctx.db.select<{ last_error: string }>(
+      `SELECT last_error FROM notifications WHERE status IN ('pending', 'failed') AND last_error IS NOT NULL${school} ORDER BY updated_at DESC, id DESC LIMIT 1`,
+      { school: schoolId },
+    ),
+  ]);
+  return { outbox_pending: pending, outbox_failed: failed, last_error: last?.last_error ?? null };
+}
+
+/**
+ * The service's health: the database's answer time, the push outbox (the caller's school; every
+ * school from the command line) and the last run of each maintenance job. `degraded` when the
+ * database does not answer or a job's last run failed. The health of the service itself is not
+ * tenant data, but the outbox figures are, so a principal sees only its school's.
+ */
+export async function health(ctx: AppContext, principal?: Principal): Promise<HealthView> {
+  if (principal) requireRole(principal, 'super_admin', 'it_contact');
+  const database: HealthView['database'] = { driver: ctx.db.dialect, status: 'down', latency_ms: null };
+  try {
+    database.latency_ms = Math.round((await withTimeout(ping(ctx.db), PING_TIMEOUT_MS)) * 100) / 100;
+    database.status = 'up';
+  } catch {
+    // Reported as down below; the rest of the page still answers.
+  }
+  const push: HealthView['push'] = { provider: ctx.config.pushProvider, outbox_pending: null, outbox_failed: null, last_error: null };
+  let jobs: HealthView['jobs'] = maintenanceJobs.map((j) => ({ name: j.name, last_run_at: null, last_status: null }));
+  if (database.status === 'up') {
+    Object.assign(push, await outbox(ctx, principal?.schoolId));
+    const runs = new Map((await JobRun.findAll({ raw: true })).map((r) => [r.name, r]));
+    jobs = jobs.map((j) => ({ name: j.name, last_run_at: iso(runs.get(j.name)?.last_run_at), last_status: runs.get(j.name)?.last_status ?? null }));
+  }
+  const degraded = database.status !== 'up' || jobs.some((j) => j.last_status === 'failed');
+  return { status: degraded ? 'degraded' : 'ok', version, uptime_s: Math.round(process.uptime()), database, push, jobs };
+}
+
+export const testPushInput = z
+  .object({
+    fcm_token: z.string().trim().min(1).max(512).optional().describe('A device token to send to directly'),
+    parent_id: id().optional().describe("A parent of the caller's school: every device they are signed in on"),
+    staff_id: id().optional().describe("A staff member of the caller's school: every device they are signed in on"),
+    title: title().optional(),
+    body: z.string().trim().min(1).max(2000).optional(),
+  })
+  .refine((v) => v.fcm_token !== undefined || v.parent_id !== undefined || v.staff_id !== undefined, {
+    message: 'send fcm_token, parent_id or staff_id',
+    path: ['target'],
+  });
+export type TestPushInput = z.input<typeof testPushInput>;
+
+export interface TestPushResult {
+  sent: number;
+  failed: number;
+  results: Array<{ target: string; ok: boolean; error?: string }>;
+}
+
+/** Keeps the outbox worker off the rows a test push sends itself; a crash mid-send leaves them to it. */
+const SEND_NOW_LEASE_MS = 10 * 60_000;
+
+const targetLabel = (row: { target_type: string; target_id: number | null; session_id: number | null }) =>
+  row.target_type === 'token' ? 'token' : `${row.target_type}:${row.target_id}${row.session_id ? `/session:${row.session_id}` : ''}`;
+
+/**
+ * Sends a test notification at once, past any filtering, to a raw device token and / or every device
+ * of a parent or staff member of the school. Each send is kept as a notification record (event
+ * test_push) and reported at once: a failure is not retried, and an unregistered token is forgotten.
+ */
+export async function sendTestPush(ctx: AppContext, principal: Principal, input: TestPushInput): Promise<TestPushResult> {
+  requireRole(principal, 'super_admin', 'it_contact');
+  const data = parseInput(testPushInput, input);
+  const school = principal.schoolId;
+  if (data.parent_id !== undefined && !(await Parent.findOne({ where: { id: data.parent_id, school_id: school }, attributes: ['id'], raw: true }))) {
+    throw notFound('Parent');
+  }
+  if (data.staff_id !== undefined && !(await Staff.findOne({ where: { id: data.staff_id, school_id: school }, attributes: ['id'], raw: true }))) {
+    throw notFound('Staff');
+  }
+  const content: NotificationContent = {
+    event: 'test_push', entity_type: null, entity_id: null,
+    title: data.title ?? 'Test notification',
+    body: data.body ?? 'A test notification from the school platform diagnostics.',
+  };
+  const items: OutboxItem[] = [
+    ...(data.fcm_token ? [{ ...content, school_id: school, target_type: 'token' as const, address: data.fcm_token }] : []),
+    ...(data.parent_id !== undefined ? await deviceItems({ schoolId: school, userType: 'parent', userIds: [data.parent_id] }, content) : []),
+    ...(data.staff_id !== undefined ? await deviceItems({ schoolId: school, userType: 'staff', userIds: [data.staff_id] }, content) : []),
+  ];
+  if (items.length === 0) throw badRequest('No target to send to');
+  const ids = await enqueue(items, undefined, new Date(Date.now() + SEND_NOW_LEASE_MS));
+  const rows = await ctx.db.select<OutboxRow & { target_id: number | null }>(
+    'SELECT id, school_id, channel, target_type, target_id, session_id, address, title, body, data, attempts FROM notifications WHERE school_id = :school AND id IN (:ids) ORDER BY id',
+    { school, ids },
+  );
+  const results = await Promise.all(
+    rows.map(async (row) => {
+      const target = targetLabel(row);
+      const { outcome, error } = await deliverRow(ctx, row, { retry: false });
+      return outcome === 'sent' ? { target, ok: true } : { target, ok: false, error: error ?? outcome };
+    }),
+  );
+  const sent = results.filter((r) => r.ok).length;
+  return { sent, failed: results.length - sent, results };
+}

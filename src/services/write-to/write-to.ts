@@ -1,0 +1,453 @@
+import { Op, QueryTypes, literal, type Transaction } from 'sequelize';
+import { z } from 'zod';
+import { date, id, pageQuery, title } from '../../api/schemas.js';
+import type { AppContext, Principal } from '../../context.js';
+import { day, iso } from '../../db.js';
+import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
+import { Parent, Staff, Student, WriteToReply, WriteToRequest } from '../../models/index.js';
+import { writeToStatuses, writeToTypes, type WriteToStatus } from '../../models/write-to-request.js';
+import { enqueue } from '../../push/outbox.js';
+import { deviceItems } from '../../push/targets.js';
+import { hasPermission } from '../access/guards.js';
+import { assertChildOf, childIds, isAssigned } from '../access/scope.js';
+import { excuseLeave } from '../attendance/attendance.js';
+import { offsetOf, paginationOf } from '../pagination.js';
+import { parseInput } from '../validation.js';
+
+export { writeToStatuses, writeToTypes };
+export type WriteToType = (typeof writeToTypes)[number];
+
+const message = () => z.string().trim().min(1).max(10_000);
+
+export const newWriteToInput = z
+  .object({
+    student_id: id().nullable().optional().describe('One of the parent\'s children; for a leave request it may be left out when the parent has one child'),
+    type: z.enum(writeToTypes),
+    subject: title().optional().describe('Defaults to the type, e.g. "Leave request"'),
+    message: message(),
+    leave_from: date().optional().describe('Required for type leave'),
+    leave_to: date().optional().describe('Required for type leave; not before leave_from'),
+  })
+  .superRefine((v, issue) => {
+    if (v.type !== 'leave') return;
+    if (!v.leave_from) issue.addIssue({ code: 'custom', path: ['leave_from'], message: 'is required for a leave request' });
+    if (!v.leave_to) issue.addIssue({ code: 'custom', path: ['leave_to'], message: 'is required for a leave request' });
+    if (v.leave_from && v.leave_to && v.leave_from > v.leave_to) {
+      issue.addIssue({ code: 'custom', path: ['leave_to'], message: 'must not be before leave_from' });
+    }
+  });
+export type NewWriteTo = z.input<typeof newWriteToInput>;
+
+export const replyInput = z.object({ message: message() });
+export type ReplyInput = z.input<typeof replyInput>;
+
+export const writeToChangesInput = z.object({
+  status: z.enum(['resolved']).optional().describe('"resolved" needs write_to.manage or being the assigned staff'),
+  assigned_staff_id: id().nullable().optional().describe('A staff member of the school, or null to unassign; needs write_to.manage'),
+});
+export type WriteToChanges = z.input<typeof writeToChangesInput>;
+
+export const writeToListQuery = z.object({
+  status: z.enum(writeToStatuses).optional().describe('Without it every thread but the archived ones'),
+  type: z.enum(writeToTypes).optional(),
+  ...pageQuery(20),
+});
+export type WriteToFilter = z.input<typeof writeToListQuery>;
+
+export interface WriteToView {
+  id: number;
+  school_id: string;
+  parent_id: number;
+  student_id: number | null;
+  type: WriteToType;
+  subject: string;
+  message: string;
+  status: WriteToStatus;
+  assigned_staff_id: number | null;
+  leave_from: string | null;
+  leave_to: string | null;
+  created_at: string;
+  updated_at: string;
+  resolved_at: string | null;
+  replies_count: number;
+}
+
+export interface QueueItemView extends WriteToView {
+  student_name: string | null;
+  parent_name: string | null;
+}
+
+export interface ReplyView {
+  id: number;
+  write_to_id: number;
+  author_type: 'parent' | 'staff';
+  author_id: number;
+  author_name: string | null;
+  message: string;
+  created_at: string;
+}
+
+export interface ThreadView extends WriteToView {
+  replies: ReplyView[];
+}
+
+const subjects: Record<WriteToType, string> = {
+  leave: 'Leave request', complaint: 'Complaint', query: 'Query', feedback: 'Feedback', other: 'Message',
+};
+
+const COLUMNS = `w.id, w.school_id, w.parent_id, w.student_id, w.type, w.subject, w.message, w.status, w.assigned_staff_id,
+  w.leave_from, w.leave_to, w.created_at, w.updated_at, w.resolved_at, w.replies_count`;
+
+const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+function view(r: Record<string, unknown>): WriteToView {
+  return {
+    id: Number(r.id),
+    school_id: String(r.school_id),
+    parent_id: Number(r.parent_id),
+    student_id: num(r.student_id),
+    type: r.type as WriteToType,
+    subject: String(r.subject),
+    message: String(r.message),
+    status: r.status as WriteToStatus,
+    assigned_staff_id: num(r.assigned_staff_id),
+    leave_from: day(r.leave_from),
+    leave_to: day(r.leave_to),
+    created_at: iso(r.created_at)!,
+    updated_at: iso(r.updated_at)!,
+    resolved_at: iso(r.resolved_at),
+    replies_count: Number(r.replies_count),
+  };
+}
+
+const replyView = (r: Record<string, unknown>): ReplyView => ({
+  id: Number(r.id),
+  write_to_id: Number(r.write_to_id),
+  author_type: r.author_type as ReplyView['author_type'],
+  author_id: Number(r.author_id),
+  author_name: (r.author_name as string | null) ?? null,
+  message: String(r.message),
+  created_at: iso(r.created_at)!,
+});
+
+/** A bound read inside the caller's transaction (ctx.db.select runs outside any). */
+function select(ctx: AppContext, sql: string, replacements: Record<string, unknown>, transaction?: Transaction) {
+  return ctx.db.sequelize.query<Record<string, unknown>>(sql, { replacements, type: QueryTypes.SELECT, transaction });
+}
+
+function requireParent(principal: Principal): void {
+  if (principal.type !== 'parent') throw forbidden('This is for parents');
+}
+
+function requireStaff(principal: Principal): void {
+  if (principal.type !== 'staff') throw forbidden('This is for staff');
+}
+
+async function findThread(ctx: AppContext, schoolId: string, threadId: number, transaction?: Transaction, parentId?: number): Promise<WriteToView> {
+  const [row] = await select(
+    ctx,
+    `SELECT ${COLUMNS} FROM write_to_requests w WHERE w.id = :id AND w.school_id = :school${parentId === undefined ? '' : ' AND w.parent_id = :parent'}`,
+    { id: threadId, school: schoolId, parent: parentId },
+    transaction,
+  );
+  if (!row) throw notFound('Write-to request');
+  return view(row);
+}
+
+async function repliesOf(ctx: AppContext, schoolId: string, threadId: number): Promise<ReplyView[]> {
+  const rows = await ctx.db.select(
+    `SELECT id, write_to_id, author_type, author_id, author_name, message, created_at FROM write_to_replies
+      WHERE school_id = :school AND write_to_id = :id ORDER BY id ASC`,
+    { school: schoolId, id: threadId },
+  );
+  return rows.map(replyView);
+}
+
+/**
+ * Who hears of a leave request: the class teacher of the student's grade when that grade has an
+ * active one, else every active staff member the student is assigned to.
+ */
+async function leaveRecipients(ctx: AppContext, schoolId: string, studentId: number, transaction: Transaction): Promise<number[]> {
+  const classTeacher = await select(
+    ctx,
+    `SELECT g.class_teacher_id AS staff_id FROM students s
+       JOIN grades g ON g.school_id = s.school_id AND g.name = s.grade
+       JOIN staff t ON t.id = g.class_teacher_id AND t.school_id = s.school_id AND t.status = 1
+      WHERE s.school_id = :school AND s.id = :student`,
+    { school: schoolId, student: studentId },
+    transaction,
+  );
+  const rows = classTeacher.length > 0 ? classTeacher : await select(
+    ctx,
+    `SELECT ss.staff_id FROM staff_students ss
+       JOIN staff t ON t.id = ss.staff_id AND t.school_id = ss.school_id AND t.status = 1
+      WHERE ss.school_id = :school AND ss.student_id = :student`,
+    { school: schoolId, student: studentId },
+    transaction,
+  );
+  return rows.map((r) => Number(r.staff_id));
+}
+
+/** The student a request is about: one of the parent's children (403 otherwise); a leave needs one. */
+async function requestStudent(principal: Principal, input: { student_id?: number | null; type: WriteToType }): Promise<number | null> {
+  if (input.student_id != null) {
+    await assertChildOf(principal, input.student_id);
+    return input.student_id;
+  }
+  if (input.type !== 'leave') return null;
+  const children = await childIds(principal.schoolId, principal.userId, { includeArchived: false });
+  if (children.length !== 1) throw badRequest('student_id is required for a leave request', [{ field: 'student_id', message: 'is required for a leave request' }]);
+  return children[0]!;
+}
+
+/**
+ * A parent's new request. A leave request notifies its student's class teacher; the request and its
+ * outbox rows commit together, so a notification is never lost nor sent for a request that failed.
+ */
+export async function createWriteTo(ctx: AppContext, principal: Principal, input: NewWriteTo): Promise<WriteToView> {
+  requireParent(principal);
+  const data = parseInput(newWriteToInput, input);
+  const studentId = await requestStudent(principal, data);
+  const isLeave = data.type === 'leave';
+  return ctx.db.sequelize.transaction(async (transaction) => {
+    const row = await WriteToRequest.create(
+      {
+        school_id: principal.schoolId, parent_id: principal.userId, student_id: studentId, type: data.type,
+        subject: data.subject ?? subjects[data.type], message: data.message,
+        leave_from: isLeave ? data.leave_from! : null, leave_to: isLeave ? data.leave_to! : null,
+      },
+      { transaction },
+    );
+    if (isLeave && studentId !== null) {
+      const student = await Student.findOne({ where: { id: studentId, school_id: principal.schoolId }, attributes: ['student_full_name'], raw: true, transaction });
+      const items = await deviceItems(
+        { schoolId: principal.schoolId, userType: 'staff', userIds: await leaveRecipients(ctx, principal.schoolId, studentId, transaction) },
+        {
+          event: 'write_to_leave', entity_type: 'write_to', entity_id: row.id,
+          title: `Leave request: ${student?.student_full_name ?? 'a student'}`,
+          body: `${data.leave_from} to ${data.leave_to}: ${row.subject}`,
+        },
+        transaction,
+      );
+      await enqueue(items, transaction);
+    }
+    return view(row.get({ plain: true }) as unknown as Record<string, unknown>);
+  });
+}
+
+function listWhere(filter: { status?: WriteToStatus; type?: WriteToType }) {
+  return [
+    filter.status ? 'w.status = :status' : "w.status <> 'archived'",
+    ...(filter.type ? ['w.type = :type'] : []),
+  ].join(' AND ');
+}
+
+/** The parent's own requests, newest first; archived ones only when asked for with status=archived. */
+export async function listParentWriteTo(ctx: AppContext, principal: Principal, filter: WriteToFilter) {
+  requireParent(principal);
+  const f = parseInput(writeToListQuery, filter);
+  const where = `w.school_id = :school AND w.parent_id = :parent AND ${listWhere(f)}`;
+  const params = { school: principal.schoolId, parent: principal.userId, status: f.status, type: f.type, limit: f.limit, offset: offsetOf(f) };
+  const [rows, [count]] = await Promise.all([
+    ctx.db.select(`SELECT ${COLUMNS} FROM write_to_requests w WHERE ${where} ORDER BY w.created_at DESC, w.id DESC LIMIT :limit OFFSET :offset`, params),
+    ctx.db.select<{ n: number }>(`SELECT COUNT(*) AS n FROM write_to_requests w WHERE ${where}`, params),
+  ]);
+  return { requests: rows.map(view), pagination: paginationOf(Number(count?.n ?? 0), f) };
+}
+
+/** One of the parent's requests with its replies, oldest first; anyone else's answers 404. */
+export async function getParentWriteTo(ctx: AppContext, principal: Principal, threadId: number): Promise<ThreadView> {
+  requireParent(principal);
+  const thread = await findThread(ctx, principal.schoolId, threadId, undefined, principal.userId);
+  return { ...thread, replies: await repliesOf(ctx, principal.schoolId, threadId) };
+}
+
+async function addReply(
+  principal: Principal,
+  threadId: number,
+  authorName: string | null,
+  text: string,
+  transaction: Transaction,
+): Promise<ReplyView> {
+  const reply = await WriteToReply.create(
+    {
+      school_id: principal.schoolId, write_to_id: threadId, author_type: principal.type as 'parent' | 'staff',
+      author_id: principal.userId, author_name: authorName, message: text,
+    },
+    { transaction },
+  );
+  return replyView(reply.get({ plain: true }) as unknown as Record<string, unknown>);
+}
+
+/**
+ * A parent's reply. One conditional UPDATE counts it and reopens a resolved thread (resolved_at is
+ * assigned before status: MySQL evaluates the assignments in order), and refuses an archived one.
+ */
+export async function parentReply(ctx: AppContext, principal: Principal, threadId: number, input: ReplyInput): Promise<ReplyView> {
+  requireParent(principal);
+  const { message: text } = parseInput(replyInput, input);
+  return ctx.db.sequelize.transaction(async (transaction) => {
+    const [changed] = await WriteToRequest.update(
+      {
+        resolved_at: literal("CASE WHEN status = 'resolved' THEN NULL ELSE resolved_at END"),
+        status: literal("CASE WHEN status = 'resolved' THEN 'open' ELSE status END"),
+        replies_count: literal('replies_count + 1'),
+      },
+      { where: { id: threadId, school_id: principal.schoolId, parent_id: principal.userId, status: { [Op.ne]: 'archived' } }, transaction },
+    );
+    if (changed === 0) {
+      await findThread(ctx, principal.schoolId, threadId, transaction, principal.userId);
+      throw conflict('This request is archived and takes no more replies');
+    }
+    const parent = await Parent.findOne({ where: { id: principal.userId, school_id: principal.schoolId }, attributes: ['father_name', 'mother_name'], raw: true, transaction });
+    return addReply(principal, threadId, parent?.father_name ?? parent?.mother_name ?? null, text, transaction);
+  });
+}
+
+/** Staff see threads of students assigned to them and threads assigned to them; write_to.manage sees the school's. */
+async function canSee(principal: Principal, thread: WriteToView, transaction?: Transaction): Promise<boolean> {
+  if (hasPermission(principal, 'write_to.manage')) return true;
+  if (principal.type !== 'staff') return false;
+  if (thread.assigned_staff_id === principal.userId) return true;
+  return thread.student_id !== null && isAssigned(principal.schoolId, principal.userId, thread.student_id, transaction);
+}
+
+async function visibleThread(ctx: AppContext, principal: Principal, threadId: number, transaction?: Transaction): Promise<WriteToView> {
+  const thread = await findThread(ctx, principal.schoolId, threadId, transaction);
+  if (!(await canSee(principal, thread, transaction))) throw forbidden('This request is not about a student assigned to you');
+  return thread;
+}
+
+/**
+ * The staff queue, newest first: the threads the caller can see (see canSee), with the student's
+ * and the parent's names; archived ones only with status=archived.
+ */
+export async function listStaffQueue(ctx: AppContext, principal: Principal, filter: WriteToFilter) {
+  if (principal.type !== 'staff' && !hasPermission(principal, 'write_to.manage')) throw forbidden('This is for staff');
+  const f = parseInput(writeToListQuery, filter);
+  const scoped = hasPermission(principal, 'write_to.manage')
+    ? ''
+    : ` AND (w.assigned_staff_id = :me
+             OR w.student_id IN (SELECT ss.student_id FROM staff_students ss WHERE ss.school_id = :school AND ss.staff_id = :me))`;
+  const where = `w.school_id = :school AND ${listWhere(f)}${scoped}`;
+  const params = { school: principal.schoolId, me: principal.userId, status: f.status, type: f.type, limit: f.limit, offset: offsetOf(f) };
+  const [rows, [count]] = await Promise.all([
+    ctx.db.select(
+      `SELECT ${COLUMNS}, s.student_full_name AS student_name, p.father_name AS parent_name
+         FROM write_to_requests w
+         LEFT JOIN students s ON s.id = w.student_id AND s.school_id = w.school_id
+         LEFT JOIN parents p ON p.id = w.parent_id AND p.school_id = w.school_id
+        WHERE ${where} ORDER BY w.created_at DESC, w.id DESC LIMIT :limit OFFSET :offset`,
+      params,
+    ),
+    ctx.db.select<{ n: number }>(`SELECT COUNT(*) AS n FROM write_to_requests w WHERE ${where}`, params),
+  ]);
+  const requests: QueueItemView[] = rows.map((r) => ({
+    ...view(r),
+    student_name: (r.student_name as string | null) ?? null,
+    parent_name: (r.parent_name as string | null) ?? null,
+  }));
+  return { requests, pagination: paginationOf(Number(count?.n ?? 0), f) };
+}
+
+/** A thread the staff member can see, with its replies oldest first. */
+export async function getStaffWriteTo(ctx: AppContext, principal: Principal, threadId: number): Promise<ThreadView> {
+  const thread = await visibleThread(ctx, principal, threadId);
+  return { ...thread, replies: await repliesOf(ctx, principal.schoolId, threadId) };
+}
+
+/**
+ * A staff reply: the first one moves an open thread to in_progress, an archived thread refuses it
+ * (409), and the thread's parent is notified on each of their devices, in the same transaction.
+ */
+export async function staffReply(ctx: AppContext, principal: Principal, threadId: number, input: ReplyInput): Promise<ReplyView> {
+  requireStaff(principal);
+  const { message: text } = parseInput(replyInput, input);
+  return ctx.db.sequelize.transaction(async (transaction) => {
+    const thread = await visibleThread(ctx, principal, threadId, transaction);
+    const [changed] = await WriteToRequest.update(
+      { status: literal("CASE WHEN status = 'open' THEN 'in_progress' ELSE status END"), replies_count: literal('replies_count + 1') },
+      { where: { id: threadId, school_id: principal.schoolId, status: { [Op.ne]: 'archived' } }, transaction },
+    );
+    if (changed === 0) throw conflict('This request is archived and takes no more replies');
+    const staff = await Staff.findOne({ where: { id: principal.userId, school_id: principal.schoolId }, attributes: ['name'], raw: true, transaction });
+    const reply = await addReply(principal, threadId, staff?.name ?? null, text, transaction);
+    const items = await deviceItems(
+      { schoolId: principal.schoolId, userType: 'parent', userIds: [thread.parent_id] },
+      {
+        event: 'write_to_reply', entity_type: 'write_to', entity_id: threadId,
+        title: `Reply to "${thread.subject}"`, body: text.length > 200 ? `${text.slice(0, 197)}...` : text,
+      },
+      transaction,
+    );
+    await enqueue(items, transaction);
+    return reply;
+  });
+}
+
+async function assignableStaff(schoolId: string, staffId: number, transaction: Transaction): Promise<void> {
+  const staff = await Staff.findOne({ where: { id: staffId, school_id: schoolId }, attributes: ['status'], raw: true, transaction });
+  if (!staff) throw notFound('Staff');
+  if (staff.status !== 1) throw conflict('That staff member is archived');
+}
+
+/**
+ * Resolve and / or assign a thread. Resolving needs write_to.manage or being the assigned staff, and
+ * marks a leave's dates excused where no attendance mark exists yet; assigning needs write_to.manage.
+ * Each change is a conditional UPDATE on the state it expects, so a concurrent change gets a 409.
+ */
+export async function updateWriteTo(ctx: AppContext, principal: Principal, threadId: number, changes: WriteToChanges): Promise<WriteToView> {
+  const c = parseInput(writeToChangesInput, changes);
+  if (c.status === undefined && c.assigned_staff_id === undefined) throw badRequest('Send status or assigned_staff_id');
+  const manage = hasPermission(principal, 'write_to.manage');
+  if (principal.type !== 'staff' && !manage) throw forbidden('This is for staff');
+  return ctx.db.sequelize.transaction(async (transaction) => {
+    const thread = await findThread(ctx, principal.schoolId, threadId, transaction);
+    const now = new Date();
+    if (c.assigned_staff_id !== undefined) {
+      if (!manage) throw forbidden('Assigning a request needs the permission write_to.manage');
+      if (c.assigned_staff_id !== null) await assignableStaff(principal.schoolId, c.assigned_staff_id, transaction);
+    }
+    if (c.status === 'resolved') {
+      const mine = principal.type === 'staff' && thread.assigned_staff_id === principal.userId;
+      if (!manage && !mine) throw forbidden('Resolving a request needs write_to.manage or being its assigned staff');
+      const [changed] = await WriteToRequest.update(
+        { status: 'resolved', resolved_at: now },
+        {
+          where: {
+            id: threadId, school_id: principal.schoolId, status: { [Op.in]: ['open', 'in_progress'] },
+            ...(manage ? {} : { assigned_staff_id: principal.userId }),
+          },
+          transaction,
+        },
+      );
+      if (changed === 0) throw conflict(`This request is ${thread.status === 'archived' ? 'archived' : 'already resolved'}`);
+      if (thread.type === 'leave' && thread.student_id !== null && thread.leave_from && thread.leave_to) {
+        await excuseLeave(
+          ctx,
+          { schoolId: principal.schoolId, studentId: thread.student_id, from: thread.leave_from, to: thread.leave_to, staffId: principal.type === 'staff' ? principal.userId : null },
+          transaction,
+        );
+      }
+    }
+    if (c.assigned_staff_id !== undefined) {
+      const [changed] = await WriteToRequest.update(
+        { assigned_staff_id: c.assigned_staff_id },
+        { where: { id: threadId, school_id: principal.schoolId, status: { [Op.ne]: 'archived' } }, transaction },
+      );
+      if (changed === 0) throw conflict('This request is archived');
+    }
+    return findThread(ctx, principal.schoolId, threadId, transaction);
+  });
+}
+
+export const resolveWriteTo = (ctx: AppContext, principal: Principal, threadId: number) => updateWriteTo(ctx, principal, threadId, { status: 'resolved' });
+
+/** The maintenance job: threads resolved more than WRITE_TO_ARCHIVE_DAYS ago become archived, in every school. */
+export async function archiveResolvedThreads(ctx: AppContext, now: Date = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - ctx.config.writeToArchiveDays * 86_400_000);
+  return ctx.db.execute(
+    'UPDATE write_to_requests SET status = :archived, updated_at = :now WHERE status = :resolved AND resolved_at <= :cutoff',
+    { archived: 'archived', resolved: 'resolved', now, cutoff },
+  );
+}
