@@ -61,7 +61,7 @@ describe('POST /web-app/admission-form', () => {
     const res = await submit(body);
     const rows = await Notification.findAll({ where: { school_id: a.schoolId, target_type: 'parent', target_id: res.body.data.parent_id } });
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ event: 'admission.pin_setup', channel: 'sms', status: 'pending', address: body.parent.phone_no });
+    expect(rows[0]).toMatchObject({ event: 'admission_pin_setup', channel: 'sms', status: 'pending', address: body.parent.phone_no });
     expect(rows[0]!.body).toContain(res.body.data.pin_setup.url);
   });
 
@@ -277,6 +277,6 @@ describe('student-info and update-student', () => {
     expect(res.body.data.pin_setup.url).toContain('/set-pin?token=');
     expect(res.body.data.parent_id).not.toBe(admitted.parent_id);
     expect((await Student.findByPk(admitted.student_id))!.parent_id).toBe(res.body.data.parent_id);
-    expect(await Notification.count({ where: { event: 'admission.pin_setup', address: phone } })).toBe(1);
+    expect(await Notification.count({ where: { event: 'admission_pin_setup', address: phone } })).toBe(1);
   });
 });

@@ -37,7 +37,7 @@ describe('the outbox worker (log provider)', () => {
   });
 
   it('records an SMS row (the PIN set-up link) as sent: there is no SMS gateway', async () => {
-    const [id] = await enqueue([item(a.schoolId, { event: 'admission.pin_setup', channel: 'sms', address: '+919876543210', title: 'Set your PIN', body: 'https://example.org/set-pin' })]);
+    const [id] = await enqueue([item(a.schoolId, { event: 'admission_pin_setup', channel: 'sms', address: '+919876543210', title: 'Set your PIN', body: 'https://example.org/set-pin' })]);
     await drain();
     expect((await Notification.findByPk(id))?.status).toBe('sent');
   });

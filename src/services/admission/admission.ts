@@ -106,7 +106,7 @@ function newPinSetup(ctx: AppContext, schoolId: string): PinSetup {
 async function sendPinSetup(schoolName: string, parent: Parent, studentId: number, setup: PinSetup, transaction: Transaction) {
   await enqueue(
     [{
-      school_id: parent.school_id, event: 'admission.pin_setup', channel: 'sms', entity_type: 'student', entity_id: studentId,
+      school_id: parent.school_id, event: 'admission_pin_setup', channel: 'sms', entity_type: 'student', entity_id: studentId,
       target_type: 'parent', target_id: parent.id, address: parent.phone_no, title: 'Set your parent app PIN',
       body: `${schoolName}: your child's admission form was received. Set your parent app PIN within ${PIN_SETUP_DAYS} days: ${setup.url}`,
     }],

@@ -10,7 +10,7 @@ import { parseInput } from '../validation.js';
 export const targetTypes = ['parent', 'staff', 'token'] as const;
 
 export const notificationListQuery = z.object({
-  event: z.string().trim().min(1).max(40).optional().describe('e.g. write_to_leave, write_to_reply, admission.pin_setup, test_push'),
+  event: z.string().trim().min(1).max(40).optional().describe('e.g. write_to_leave, write_to_reply, admission_pin_setup, test_push'),
   status: z.enum(notificationStatuses).optional(),
   target_type: z.enum(targetTypes).optional(),
   target_id: id().optional(),
