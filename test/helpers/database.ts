@@ -33,7 +33,8 @@ export async function freshDatabase(): Promise<TestDatabase> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sp-test-'));
   const url = mysqlUrl();
   if (!url) {
-    const sqliteStorage = path.join(dataDir, 'test.sqlite');
+    // The name the command line looks for in DATA_DIR, so a CLI test can run the binary on the app's database.
+    const sqliteStorage = path.join(dataDir, 'school-platform.sqlite');
     copyFileSync(process.env.SP_TEMPLATE_SQLITE!, sqliteStorage);
     return { sqliteStorage, dataDir, drop: async () => undefined };
   }

@@ -13,12 +13,8 @@ let database: TestDatabase;
 const env = () => ({ DATA_DIR: database.dataDir, DATABASE_URL: database.databaseUrl });
 
 beforeAll(async () => {
+  // On SQLite the copy is DATA_DIR/school-platform.sqlite: the file the server itself opens there.
   database = await freshDatabase();
-  if (database.sqliteStorage) {
-    // The server keeps its SQLite file in DATA_DIR under its own name.
-    const { renameSync } = await import('node:fs');
-    renameSync(database.sqliteStorage, `${database.dataDir}/school-platform.sqlite`);
-  }
 });
 afterAll(async () => database.drop());
 
