@@ -1,6 +1,6 @@
 import cookieParser from 'cookie-parser';
 import cors from 'cors';
-import express, { type Express } from 'express';
+import express, { type Express, type Router } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import { randomUUID } from 'node:crypto';
@@ -23,8 +23,13 @@ export interface CreatedApp {
   routes: RegisteredRoute[];
 }
 
-/** The Express app with the three API apps, health and docs; it does not listen. */
-export function createApp(ctx: AppContext): CreatedApp {
+export interface AppOptions {
+  /** The admin console's router (src/admin buildConsole), built ahead because AdminJS loads asynchronously. */
+  console?: Router;
+}
+
+/** The Express app with the three API apps, health, docs and (when given) the admin console; it does not listen. */
+export function createApp(ctx: AppContext, options: AppOptions = {}): CreatedApp {
   const app = express();
   app.disable('x-powered-by');
   // API answers are computed per call; hashing each body for an ETag costs time and never saves a transfer here.
@@ -49,7 +54,8 @@ export function createApp(ctx: AppContext): CreatedApp {
   );
   if (ctx.config.metricsEnabled) mountMetrics(app, ctx);
   app.use(helmet());
-  app.use(cors({ origin: ctx.config.corsOrigins, credentials: true }));
+  // Credentials are granted with the origin, to listed origins only; every other origin gets no CORS grant at all.
+  app.use(cors((req, done) => done(null, { origin: ctx.config.corsOrigins, credentials: ctx.config.corsOrigins.includes(req.headers.origin ?? '') })));
   app.use(express.json({ limit: '1mb' }));
   app.use(cookieParser());
 
@@ -64,6 +70,7 @@ export function createApp(ctx: AppContext): CreatedApp {
   };
   for (const register of features) register(routers);
 
+  if (options.console) app.use('/admin', options.console);
   mountHealth(app, ctx);
   const routes = [routers.parent, routers.teachers, routers.web, routers.root].flatMap((r) => r.routes);
   mountDocs(app, () => buildOpenApi(routes, version));

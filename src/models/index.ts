@@ -5,6 +5,7 @@ import { AdminUser, type AdminRole } from './admin-user.js';
 import { Admission } from './admission.js';
 import { Attendance } from './attendance.js';
 import { Comment } from './comment.js';
+import { ConsoleSession } from './console-session.js';
 import { DiaryEntry } from './diary-entry.js';
 import { Designation } from './designation.js';
 import { Grade } from './grade.js';
@@ -24,13 +25,13 @@ import { WriteToRequest } from './write-to-request.js';
 
 export type { AdminRole };
 export {
-  Activity, Address, AdminUser, Admission, Attendance, Comment, DiaryEntry, Designation, Grade, JobRun, LoginLockout, Notice,
+  Activity, Address, AdminUser, Admission, Attendance, Comment, ConsoleSession, DiaryEntry, Designation, Grade, JobRun, LoginLockout, Notice,
   Notification, Parent, Reaction, School, Session, Staff, StaffStudent, Student, WriteToReply, WriteToRequest,
 };
 
 export const allModels = [
   School, AdminUser, Designation, Staff, StaffStudent, Parent, Student, Address, Grade, Admission, Session, LoginLockout,
-  Activity, Notice, WriteToRequest, WriteToReply, Comment, Reaction, DiaryEntry, Attendance, Notification, JobRun,
+  Activity, Notice, WriteToRequest, WriteToReply, Comment, Reaction, DiaryEntry, Attendance, Notification, JobRun, ConsoleSession,
 ];
 
 /**

@@ -1,4 +1,5 @@
 import supertest from 'supertest';
+import { loadConsole } from '../../src/admin/index.js';
 import { createApp } from '../../src/app.js';
 import { createContext } from '../../src/bootstrap.js';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -25,6 +26,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
       RATE_LIMIT_PUBLIC: '100000',
       RATE_LIMIT_AUTH: '100000',
       LOGIN_RATE_LIMIT_IP: '100000',
+      // AdminJS costs seconds of start-up: only the console's own tests turn it on.
+      ADMIN_CONSOLE_ENABLED: 'false',
       ...env,
     }),
     runJobs: false,
@@ -41,7 +44,7 @@ export async function startTestApp(env: Record<string, string> = {}, overrides: 
     ...overrides,
   };
   const ctx = await createContext(config);
-  const { app, routes } = createApp(ctx);
+  const { app, routes } = createApp(ctx, { console: await loadConsole(ctx) });
   return {
     ctx,
     app,

@@ -22,7 +22,7 @@ export interface ServerProcess {
 }
 
 /** The real server (src/server.ts through tsx) as a child process, as an operator would run it. */
-export async function startServer(env: Record<string, string | undefined>): Promise<ServerProcess> {
+export async function startServer(env: Record<string, string | undefined>, options: { startTimeoutMs?: number } = {}): Promise<ServerProcess> {
   const port = await freePort();
   let out = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
@@ -46,7 +46,7 @@ export async function startServer(env: Record<string, string | undefined>): Prom
   child.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + (options.startTimeoutMs ?? 30_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited during start-up: ${out}`);
     try {

@@ -1,0 +1,251 @@
+import {
+  AppError as ConsoleAppError, flat, ForbiddenError, NotFoundError, ValidationError,
+  type Action, type ActionContext, type ActionRequest, type ActionResponse, type BaseRecord, type RecordActionResponse,
+} from 'adminjs';
+import type { AppContext, Principal } from '../context.js';
+import { AppError, fieldError } from '../errors.js';
+import { School } from '../models/index.js';
+import { allows, type RoleAccess } from './access.js';
+import { isPlatformAdmin, principalFor, type ConsoleAdmin } from './auth.js';
+import { consoleAdminOf } from './scoped-resource.js';
+
+/** A service's AppError as AdminJS shows it: field errors on the form, anything else as a notice; never a crash. */
+export function consoleError(err: unknown): Error {
+  if (!(err instanceof AppError)) return err as Error;
+  if (err.code === 'NOT_FOUND') return new NotFoundError(err.message, 'Action#handler');
+  if (err.code === 'FORBIDDEN') return new ForbiddenError(err.message);
+  const fields = Array.isArray(err.details) ? err.details : [];
+  if (fields.length > 0) {
+    const errors = Object.fromEntries(fields.map((d) => [d.field.split('.')[0], { message: d.message, type: err.code }]));
+    return new ValidationError(errors, { message: err.message, type: err.code });
+  }
+  return new ConsoleAppError(err.message);
+}
+
+type Handler<T extends ActionResponse> = (request: ActionRequest, context: ActionContext, admin: ConsoleAdmin) => Promise<T>;
+
+/** Runs an action for the signed-in admin; service errors become AdminJS errors, which AdminJS answers as notices. */
+export function run<T extends ActionResponse>(handler: Handler<T>) {
+  return async (request: ActionRequest, _response: unknown, context: ActionContext): Promise<T> => {
+    const admin = consoleAdminOf(context);
+    try {
+      return await handler(request, context, admin);
+    } catch (err) {
+      throw consoleError(err);
+    }
+  };
+}
+
+export const schoolOf = (record: BaseRecord, schoolColumn: 'school_id' | 'id' = 'school_id'): string | null =>
+  (record.params[schoolColumn] as string | null | undefined) ?? null;
+
+/** The principal for an action on a record: the admin's own, or for the operator the record's school. */
+export const recordPrincipal = (admin: ConsoleAdmin, record: BaseRecord, schoolColumn: 'school_id' | 'id' = 'school_id'): Principal =>
+  principalFor(admin, schoolOf(record, schoolColumn));
+
+/** How a form value becomes a service's input: forms send every value as text. */
+export type FieldKind = 'text' | 'nullableText' | 'number' | 'reference' | 'boolean' | 'date' | 'object';
+
+export type Fields = Record<string, FieldKind>;
+
+function convert(kind: FieldKind, raw: unknown): unknown {
+  const text = raw === null || raw === undefined ? '' : String(raw).trim();
+  switch (kind) {
+    case 'text': return text === '' ? undefined : text;
+    case 'nullableText': return text === '' ? null : text;
+    case 'number': return text === '' ? undefined : Number(text);
+    case 'reference': return text === '' ? null : Number(text);
+    case 'boolean': return raw === true || text === 'true';
+    // The date picker may send a whole timestamp; a date column keeps the day.
+    case 'date': return text === '' ? null : /^\d{4}-\d{2}-\d{2}/.test(text) ? text.slice(0, 10) : text;
+    default: return raw;
+  }
+}
+
+/** A nested value (`rbac.students=view`) back as an object, with empty and "inherit" entries left out. */
+function objectValue(params: Record<string, unknown>, name: string): Record<string, unknown> | undefined {
+  const nested = flat.get(params as never, name) as Record<string, unknown> | undefined;
+  if (nested === undefined || nested === null || typeof nested !== 'object') return undefined;
+  return Object.fromEntries(Object.entries(nested).filter(([, v]) => v !== '' && v !== null && v !== undefined));
+}
+
+/**
+ * The service input from a submitted form. With `record` (an edit) only the fields that differ from
+ * the stored ones are sent, so that an untouched field never trips a rule (a status transition, a
+ * duplicate check) that the admin did not ask for.
+ */
+export function formInput(payload: Record<string, unknown> | undefined, fields: Fields, record?: BaseRecord): Record<string, unknown> {
+  const params = payload ?? {};
+  const out: Record<string, unknown> = {};
+  for (const [name, kind] of Object.entries(fields)) {
+    if (kind === 'object') {
+      const value = objectValue(params, name);
+      if (value === undefined) continue;
+      if (record && JSON.stringify(value) === JSON.stringify(objectValue(record.params, name) ?? {})) continue;
+      out[name] = value;
+      continue;
+    }
+    if (!(name in params)) continue;
+    const value = convert(kind, params[name]);
+    if (record && value === convert(kind, record.params[name])) continue;
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
+export interface ServiceActions {
+  /** The editable fields (the new and edit forms) and how each is read. */
+  fields?: Fields;
+  create?: (ctx: AppContext, principal: Principal, input: Record<string, unknown>) => Promise<{ id: number | string }>;
+  /** For the schools themselves, which the operator creates outside any school. */
+  createSchool?: (ctx: AppContext, input: Record<string, unknown>) => Promise<{ id: number | string }>;
+  update?: (ctx: AppContext, principal: Principal, id: number, changes: Record<string, unknown>) => Promise<unknown>;
+  remove?: (ctx: AppContext, principal: Principal, id: number) => Promise<unknown>;
+  /** Labels the success notices. */
+  noun: string;
+  schoolColumn?: 'school_id' | 'id';
+}
+
+const resourceId = (context: ActionContext) => context.resource._decorated?.id() ?? context.resource.id();
+
+/** The operator names the school of a record it creates; a school admin's is always its own. */
+async function creatorPrincipal(admin: ConsoleAdmin, payload: Record<string, unknown> | undefined): Promise<Principal> {
+  if (!isPlatformAdmin(admin)) return principalFor(admin);
+  const schoolId = String(payload?.school_id ?? '').trim();
+  if (!schoolId || !(await School.findByPk(schoolId, { attributes: ['id'] }))) throw fieldError('school_id', 'must name an existing school');
+  return principalFor(admin, schoolId);
+}
+
+/**
+ * The new, edit, delete and bulk delete actions of a resource, each calling its service: the same
+ * validation, 409s, soft deletes and session endings as the REST API. An action without a service
+ * is switched off. Reading (list, search, show) needs `read`; anything else `write`.
+ */
+export function serviceActions(ctx: AppContext, access: RoleAccess, spec: ServiceActions): Record<string, Partial<Action<ActionResponse>>> {
+  const canRead = ({ currentAdmin }: ActionContext) => allows(access, currentAdmin as ConsoleAdmin, 'read');
+  const canWrite = ({ currentAdmin }: ActionContext) => allows(access, currentAdmin as ConsoleAdmin, 'write');
+  const fields = spec.fields ?? {};
+  const column = spec.schoolColumn ?? 'school_id';
+  const reload = async (context: ActionContext, id: string | number) => {
+    const record = await context.resource.findOne(id as never, context);
+    if (!record) throw new NotFoundError(`${spec.noun} not found`, 'Action#handler');
+    return record;
+  };
+
+  return {
+    list: { isAccessible: canRead },
+    search: { isAccessible: canRead },
+    show: { isAccessible: canRead },
+    new: {
+      isAccessible: (c) => !!(spec.create || (spec.createSchool && isPlatformAdmin(c.currentAdmin as ConsoleAdmin))) && canWrite(c),
+      handler: run<RecordActionResponse>(async (request, context, admin) => {
+        if (request.method !== 'post') throw new ConsoleAppError('Submit the form to create a record');
+        const input = formInput(request.payload, fields);
+        const created = spec.createSchool
+          ? await spec.createSchool(ctx, input)
+          : await spec.create!(ctx, await creatorPrincipal(admin, request.payload), input);
+        const record = await reload(context, created.id);
+        return {
+          record: record.toJSON(context.currentAdmin),
+          redirectUrl: context.h.recordActionUrl({ resourceId: resourceId(context), recordId: String(created.id), actionName: 'show' }),
+          notice: { message: `${spec.noun} created`, type: 'success' },
+        };
+      }),
+    },
+    edit: {
+      isAccessible: (c) => !!spec.update && canWrite(c),
+      handler: run<RecordActionResponse>(async (request, context, admin) => {
+        const record = context.record!;
+        if (request.method !== 'post') return { record: record.toJSON(context.currentAdmin) };
+        const id = Number(record.id());
+        await spec.update!(ctx, recordPrincipal(admin, record, column), id, formInput(request.payload, fields, record));
+        const fresh = await reload(context, id);
+        return {
+          record: fresh.toJSON(context.currentAdmin),
+          redirectUrl: context.h.recordActionUrl({ resourceId: resourceId(context), recordId: String(id), actionName: 'show' }),
+          notice: { message: `${spec.noun} saved`, type: 'success' },
+        };
+      }),
+    },
+    delete: {
+      isAccessible: (c) => !!spec.remove && canWrite(c),
+      handler: run<RecordActionResponse>(async (request, context, admin) => {
+        const record = context.record!;
+        if (request.method !== 'post') return { record: record.toJSON(context.currentAdmin) };
+        await spec.remove!(ctx, recordPrincipal(admin, record, column), Number(record.id()));
+        return {
+          record: record.toJSON(context.currentAdmin),
+          redirectUrl: context.h.resourceUrl({ resourceId: resourceId(context) }),
+          notice: { message: `${spec.noun} deleted`, type: 'success' },
+        };
+      }),
+    },
+    bulkDelete: {
+      isAccessible: (c) => !!spec.remove && canWrite(c),
+      handler: run(async (request, context, admin) => {
+        const records = context.records ?? [];
+        if (request.method !== 'post') return { records: records.map((r) => r.toJSON(context.currentAdmin)) };
+        // One by one through the service, so each record gets the same checks as a single delete.
+        const refused: string[] = [];
+        for (const record of records) {
+          try {
+            await spec.remove!(ctx, recordPrincipal(admin, record, column), Number(record.id()));
+          } catch (err) {
+            if (!(err instanceof AppError)) throw err;
+            refused.push(`#${record.id()}: ${err.message}`);
+          }
+        }
+        const done = records.length - refused.length;
+        return {
+          records: records.map((r) => r.toJSON(context.currentAdmin)),
+          redirectUrl: context.h.resourceUrl({ resourceId: resourceId(context) }),
+          notice: refused.length
+            ? { message: `${done} deleted; refused ${refused.join('; ')}`, type: 'error' }
+            : { message: `${done} ${spec.noun.toLowerCase()} record(s) deleted`, type: 'success' },
+        };
+      }),
+    },
+  };
+}
+
+export interface RecordActionSpec {
+  /** Who may run it; the resource's write access is needed as well. */
+  allowed: (admin: ConsoleAdmin) => boolean;
+  /** Shown only where it applies (Archive on an active staff member, Restore on an archived one). */
+  appliesTo?: (record: BaseRecord) => boolean;
+  icon: string;
+  /** A confirmation the admin must accept first: every action that ends access or sessions has one. */
+  guard?: string;
+  variant?: 'danger' | 'primary' | 'default';
+  schoolColumn?: 'school_id' | 'id';
+  /** Does the work through a service and returns the notice to show. */
+  perform: (principal: Principal, record: BaseRecord, admin: ConsoleAdmin) => Promise<{ message: string; type?: 'success' | 'error' | 'info' }>;
+}
+
+/** A one-click record action (no form): it calls a service, then shows the record as it is now. */
+export function recordAction(access: RoleAccess, spec: RecordActionSpec): Partial<Action<ActionResponse>> {
+  const permitted = (context: ActionContext) => {
+    const admin = context.currentAdmin as ConsoleAdmin | undefined;
+    return !!admin && allows(access, admin, 'write') && spec.allowed(admin);
+  };
+  return {
+    actionType: 'record',
+    component: false,
+    icon: spec.icon,
+    guard: spec.guard,
+    variant: spec.variant,
+    isAccessible: permitted,
+    isVisible: (context) => permitted(context) && (!context.record || !spec.appliesTo || spec.appliesTo(context.record)),
+    handler: run(async (_request, context, admin) => {
+      const record = context.record!;
+      if (spec.appliesTo && !spec.appliesTo(record)) throw new ConsoleAppError('This action does not apply to the record as it is now');
+      const notice = await spec.perform(recordPrincipal(admin, record, spec.schoolColumn), record, admin);
+      const fresh = (await context.resource.findOne(record.id() as never, context)) ?? record;
+      return {
+        record: fresh.toJSON(context.currentAdmin),
+        redirectUrl: context.h.recordActionUrl({ resourceId: resourceId(context), recordId: String(record.id()), actionName: 'show' }),
+        notice: { type: 'success', ...notice },
+      };
+    }),
+  };
+}

@@ -1,0 +1,175 @@
+import { Resource as SequelizeResource } from '@adminjs/sequelize';
+import { BaseRecord, ForbiddenError, type ActionContext, type BaseProperty, type Filter } from 'adminjs';
+import { Op, Sequelize, type Model, type ModelStatic, type Order, type WhereOptions } from 'sequelize';
+import { isPlatformAdmin, type ConsoleAdmin } from './auth.js';
+
+export interface ScopeSpec {
+  /** The column that names the record's school: school_id, or id for the schools table itself. */
+  schoolColumn: 'school_id' | 'id';
+  /** The soft-delete flag (1 = deleted): such rows are hidden unless a super_admin filters for them. */
+  softDelete?: string;
+  /** Hashes, tokens and device addresses: never read, shown, filtered on, sorted by or written. */
+  secret?: string[];
+}
+
+type FindOptions = { limit?: number; offset?: number; sort?: { sortBy?: string; direction?: 'asc' | 'desc' } };
+
+/** The admin behind an action; without one nothing is read (fail closed). */
+export function consoleAdminOf(context: ActionContext | undefined): ConsoleAdmin {
+  const admin = context?.currentAdmin as ConsoleAdmin | undefined;
+  if (!admin?.role || (!admin.schoolId && !isPlatformAdmin(admin))) throw new ForbiddenError('Sign in to the console first');
+  return admin;
+}
+
+/** super_admin and the operator may look at soft-deleted rows (by filtering for them); admin never does. */
+export const seesDeleted = (admin: ConsoleAdmin) => admin.role === 'super_admin' || isPlatformAdmin(admin);
+
+/**
+ * The tenant scoping of the console, in one place: every read and write AdminJS makes goes through
+ * this adapter, which adds the admin's school to the query (list, search, reference pickers, filter
+ * population, show, edit, delete, bulk actions, record actions), so another school's record is
+ * simply not found. Secret columns are cut from the resource itself, so AdminJS never sees them.
+ * Records change only through the services (the resource's actions): direct writes are refused.
+ */
+export class ScopedResource extends SequelizeResource {
+  private readonly secret: Set<string>;
+
+  constructor(
+    readonly model: ModelStatic<Model>,
+    readonly spec: ScopeSpec,
+  ) {
+    super(model as never);
+    this.secret = new Set(spec.secret ?? []);
+  }
+
+  override properties(): BaseProperty[] {
+    return super.properties().filter((p) => !this.secret.has(p.name()));
+  }
+
+  override property(path: string): BaseProperty | null {
+    return this.secret.has(path.split('.')[0]!) ? null : super.property(path);
+  }
+
+  private attributes() {
+    return { exclude: [...this.secret] };
+  }
+
+  /** The admin's school, and the soft-delete flag unless deleted rows were asked for and may be seen. */
+  private scope(context: ActionContext | undefined, deleted: 'hide' | 'allow' | 'only'): WhereOptions[] {
+    const admin = consoleAdminOf(context);
+    const where: WhereOptions[] = [];
+    if (!isPlatformAdmin(admin)) where.push({ [this.spec.schoolColumn]: admin.schoolId });
+    if (this.spec.softDelete) {
+      const mode = seesDeleted(admin) ? deleted : 'hide';
+      if (mode !== 'allow') where.push({ [this.spec.softDelete]: mode === 'only' ? 1 : 0 });
+    }
+    return where;
+  }
+
+  /**
+   * AdminJS filters as exact matches (ids, numbers, references, values from a list), case-insensitive
+   * substrings for free text, and ranges for dates. Unknown and secret properties are ignored.
+   */
+  private filterWhere(filter: Filter | undefined): { where: WhereOptions[]; deleted: 'hide' | 'only' } {
+    const where: WhereOptions[] = [];
+    let deleted: 'hide' | 'only' = 'hide';
+    for (const element of Object.values(filter?.filters ?? {})) {
+      const property = element.property;
+      if (!property) continue;
+      const name = property.name();
+      const value = element.value;
+      if (name === this.spec.softDelete) {
+        deleted = String(value) === '1' ? 'only' : 'hide';
+        continue;
+      }
+      const decorated = this.decorate().getPropertyByKey(name);
+      const type = decorated?.type() ?? property.type();
+      if (typeof value === 'object' && value !== null) {
+        const range = value as { from?: string; to?: string };
+        const bound = (v: string | undefined) => (v && !Number.isNaN(Date.parse(v)) ? new Date(v) : undefined);
+        const from = bound(range.from);
+        const to = bound(range.to);
+        if ((type === 'date' || type === 'datetime') && (from || to)) {
+          where.push({ [name]: { ...(from ? { [Op.gte]: type === 'date' ? range.from!.slice(0, 10) : from } : {}), ...(to ? { [Op.lte]: type === 'date' ? range.to!.slice(0, 10) : to } : {}) } });
+        }
+        continue;
+      }
+      const text = String(value);
+      if (type === 'boolean') {
+        if (text === 'true' || text === 'false') where.push({ [name]: text === 'true' });
+      } else if (type === 'number' || type === 'reference' || type === 'float') {
+        const n = Number(text);
+        // A non-number matches nothing rather than everything.
+        where.push(Number.isFinite(n) ? { [name]: n } : Sequelize.literal('1 = 0'));
+      } else if (decorated?.availableValues() || property.isId()) {
+        where.push({ [name]: text });
+      } else if (text !== '') {
+        where.push(Sequelize.where(Sequelize.fn('instr', Sequelize.fn('lower', Sequelize.col(name)), text.toLowerCase()), Op.gt, 0));
+      }
+    }
+    return { where, deleted };
+  }
+
+  private order(sort: FindOptions['sort']): Order {
+    const pk = this.primaryKey();
+    const by = sort?.sortBy && this.property(sort.sortBy)?.isSortable() ? sort.sortBy : pk;
+    const direction = sort?.direction === 'asc' ? 'ASC' : 'DESC';
+    return by === pk ? [[pk, direction]] : [[by, direction], [pk, direction]];
+  }
+
+  private where(filter: Filter | undefined, context: ActionContext | undefined): WhereOptions {
+    const { where, deleted } = this.filterWhere(filter);
+    return { [Op.and]: [...this.scope(context, deleted), ...where] };
+  }
+
+  override async count(filter: Filter, context?: ActionContext): Promise<number> {
+    return this.model.count({ where: this.where(filter, context) });
+  }
+
+  override async find(filter: Filter, options: FindOptions, context?: ActionContext): Promise<BaseRecord[]> {
+    const rows = await this.model.findAll({
+      where: this.where(filter, context),
+      attributes: this.attributes(),
+      limit: Math.min(Math.max(Number(options.limit) || 20, 1), 500),
+      offset: Math.max(Number(options.offset) || 0, 0),
+      order: this.order(options.sort),
+    });
+    return rows.map((row) => new BaseRecord(row.toJSON(), this));
+  }
+
+  private byIds(ids: Array<string | number>, context: ActionContext | undefined): WhereOptions {
+    const key = this.primaryKey();
+    const valid = ids.map(String).filter((id) => (key === 'id' && this.spec.schoolColumn !== 'id' ? /^\d{1,10}$/.test(id) : id.length > 0));
+    return { [Op.and]: [{ [key]: valid }, ...this.scope(context, 'allow')] };
+  }
+
+  override async findOne(id: string | number, context?: ActionContext): Promise<BaseRecord | null> {
+    const row = await this.model.findOne({ where: this.byIds([id], context), attributes: this.attributes() });
+    return row ? new BaseRecord(row.toJSON(), this) : null;
+  }
+
+  override async findMany(ids: Array<string | number>, context?: ActionContext): Promise<BaseRecord[]> {
+    const rows = await this.model.findAll({ where: this.byIds(ids, context), attributes: this.attributes() });
+    return rows.map((row) => new BaseRecord(row.toJSON(), this));
+  }
+
+  override async findById(id: string | number): Promise<never> {
+    throw new ForbiddenError(`Unscoped read of ${this.id()} #${id} refused`);
+  }
+
+  override async populate(): Promise<never> {
+    throw new ForbiddenError('Unscoped populate refused');
+  }
+
+  override async create(): Promise<never> {
+    throw new ForbiddenError('Records are created through their service');
+  }
+
+  override async update(): Promise<never> {
+    throw new ForbiddenError('Records are changed through their service');
+  }
+
+  override async delete(): Promise<never> {
+    throw new ForbiddenError('Records are deleted through their service');
+  }
+}
