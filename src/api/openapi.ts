@@ -1,125 +1,240 @@
 import { z } from 'zod';
-import type { RegisteredRoute } from './route.js';
+import { openApiDocumentRoute } from './docs/docs.js';
+import { healthRoutes } from './health/health.routes.js';
+import { exampleOf, type JsonSchema } from './openapi-examples.js';
+import type { AppName, Method, RegisteredRoute } from './route.js';
 
-const tagOf: Record<string, string> = { 'parent-app': 'Parent app', 'teachers-app': 'Teachers app', 'web-app': 'Web admin app' };
+/**
+ * A route mounted outside ApiRouter (health, the document itself). Its bodies are not the envelope,
+ * so each response is described whole; the descriptor lives beside the handler it documents.
+ */
+export interface ServiceRoute {
+  method: Method;
+  path: string;
+  summary: string;
+  description: string;
+  responses: Record<number, { description: string; schema: z.ZodType; example?: unknown }>;
+}
 
-const errorDescriptions: Record<number, string> = {
-  400: 'A field is missing or malformed; `error.details` names each field',
-  401: 'Missing, malformed, expired or revoked token, or bad credentials',
-  403: 'Wrong app for the token, another school, a missing role or permission, or a disabled account',
-  404: 'No such record in the caller\'s school, or no such route',
-  409: 'A duplicate, or a transition the current state forbids',
-  413: 'The body is larger than 1 MiB',
-  429: 'Rate limit or login lock-out; see Retry-After',
+const tagOf: Record<AppName, string> = { 'parent-app': 'Parent app', 'teachers-app': 'Teachers app', 'web-app': 'Web admin app' };
+
+const loginOf: Record<AppName, { user: string; login: string }> = {
+  'parent-app': { user: 'a parent', login: 'POST /parent-app/parent-auth-verification' },
+  'teachers-app': { user: 'a staff', login: 'POST /teachers-app/teacher-auth-verification' },
+  'web-app': { user: 'an admin', login: 'POST /web-app/signin' },
 };
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+const errorCodes = ['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE', 'TOO_MANY_REQUESTS', 'SERVER_ERROR', 'SERVICE_UNAVAILABLE'];
+
+/** The shared error responses, each with the body a client would really see. */
+const errorResponses: Record<number, { description: string; code: string; message: string; details?: unknown }> = {
+  400: {
+    description: 'A field is missing or malformed; `error.details` names each field',
+    code: 'BAD_REQUEST', message: 'Invalid body: notice_title',
+    details: [{ field: 'notice_title', message: 'Too small: expected string to have >=1 characters' }],
+  },
+  401: { description: 'Missing, malformed, expired or revoked token, or bad credentials', code: 'UNAUTHORIZED', message: 'The token has expired' },
+  403: {
+    description: 'Wrong app for the token, another school, a missing role or permission, or a disabled account',
+    code: 'FORBIDDEN', message: 'This token does not belong to that school',
+  },
+  404: { description: "No such record in the caller's school", code: 'NOT_FOUND', message: 'Notice not found' },
+  409: {
+    description: 'A duplicate, or a transition the current state forbids',
+    code: 'CONFLICT', message: 'A record with this phone number already exists', details: [{ field: 'phone_no', message: 'already exists' }],
+  },
+  413: { description: 'The body is larger than 1 MiB', code: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than 1 MiB' },
+  429: { description: 'Rate limit or login lock-out; wait the seconds in Retry-After', code: 'TOO_MANY_REQUESTS', message: 'Too many requests; try again later' },
+};
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
   delete out.$schema;
-  return out;
+  return withRecordKeys(out);
+}
+
+/**
+ * zod writes a record over an enum of keys as `required` keys with no `properties`: name each key
+ * with the value schema, so the document is self-consistent and generated clients type every key.
+ */
+function withRecordKeys(schema: JsonSchema): JsonSchema {
+  for (const value of Object.values(schema)) {
+    if (Array.isArray(value)) value.forEach((v) => v && typeof v === 'object' && withRecordKeys(v as JsonSchema));
+    else if (value && typeof value === 'object') withRecordKeys(value as JsonSchema);
+  }
+  const keys = (schema.propertyNames as JsonSchema | undefined)?.enum as string[] | undefined;
+  if (keys && schema.additionalProperties && typeof schema.additionalProperties === 'object' && !schema.properties) {
+    schema.properties = Object.fromEntries(keys.map((k) => [k, schema.additionalProperties]));
+  }
+  return schema;
 }
 
 function parameters(schema: z.ZodType | undefined, where: 'query' | 'path') {
   if (!schema) return [];
-  const js = jsonSchema(schema, 'input') as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
-  return Object.entries(js.properties ?? {}).map(([name, s]) => ({
-    name,
-    in: where,
-    required: where === 'path' || (js.required ?? []).includes(name),
-    schema: s,
-    ...(typeof s.description === 'string' ? { description: s.description } : {}),
-  }));
+  const js = jsonSchema(schema, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(js.properties ?? {}).map(([name, s]) => {
+    const required = where === 'path' || (js.required ?? []).includes(name);
+    return {
+      name,
+      in: where,
+      required,
+      ...(typeof s.description === 'string' ? { description: s.description } : {}),
+      schema: s,
+      // Swagger UI's "Try it out" starts from the examples: an optional filter should start empty.
+      ...(required ? { example: exampleOf(s, name) } : {}),
+    };
+  });
 }
+
+function accessText(app: AppName | null, auth: boolean): string {
+  if (!auth || !app) return '**Access:** public, no token. Rate limited per client IP.';
+  const { user, login } = loginOf[app];
+  return (
+    `**Access:** ${user} token from \`${login}\`, sent as \`Authorization: Bearer <token>\` ` +
+    '(or the `access_token` query parameter or cookie). Rate limited per session.'
+  );
+}
+
+const operationId = (method: string, path: string) =>
+  `${method}${path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`;
+
+const requestIdHeader = { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } };
+
+function apiOperation({ app, method, path, spec }: RegisteredRoute) {
+  const auth = spec.auth !== false;
+  const success = spec.status ?? 200;
+  const statuses = new Set<number>([
+    ...(auth ? [401, 403] : []),
+    ...(spec.body || spec.query || spec.params ? [400] : []),
+    ...(spec.body ? [413] : []),
+    429,
+    ...(spec.errors ?? []),
+  ]);
+  const data = spec.response ? jsonSchema(spec.response, 'output') : undefined;
+  const envelope = {
+    type: 'object',
+    required: ['success', ...(data ? ['data'] : [])],
+    properties: { success: { const: true }, message: { type: 'string' }, ...(data ? { data } : {}) },
+  };
+  const given = spec.responseExample;
+  const example = {
+    success: true,
+    ...(given?.message !== undefined ? { message: given.message } : {}),
+    ...(data ? { data: given?.data !== undefined ? given.data : exampleOf(data) } : {}),
+  };
+  const body = spec.body ? jsonSchema(spec.body, 'input') : undefined;
+  return {
+    tags: [app ? tagOf[app] : 'Service'],
+    summary: spec.summary,
+    description: [spec.description, accessText(app, auth)].filter(Boolean).join('\n\n'),
+    operationId: operationId(method, path),
+    security: auth ? [{ bearer: [] }, { query: [] }, { cookie: [] }] : [],
+    parameters: [...parameters(spec.params, 'path'), ...parameters(spec.query, 'query')],
+    ...(body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: body, example: spec.example ?? exampleOf(body) } } } }
+      : {}),
+    responses: {
+      [success]: {
+        description: success === 201 ? 'Created' : 'OK',
+        headers: requestIdHeader,
+        content: { 'application/json': { schema: envelope, example } },
+      },
+      ...Object.fromEntries([...statuses].sort().map((s) => [s, { $ref: `#/components/responses/E${s}` }])),
+    },
+  };
+}
+
+function serviceOperation(route: ServiceRoute) {
+  return {
+    tags: ['Service'],
+    summary: route.summary,
+    description: `${route.description}\n\n**Access:** public, no token. Not rate limited.`,
+    operationId: operationId(route.method, route.path),
+    security: [],
+    responses: Object.fromEntries(
+      Object.entries(route.responses).map(([status, r]) => {
+        const schema = jsonSchema(r.schema, 'output');
+        return [status, { description: r.description, content: { 'application/json': { schema, example: r.example ?? exampleOf(schema) } } }];
+      }),
+    ),
+  };
+}
+
+const errorSchema = {
+  type: 'object',
+  required: ['success', 'message', 'error'],
+  properties: {
+    success: { const: false },
+    message: { type: 'string' },
+    error: {
+      type: 'object',
+      required: ['code'],
+      properties: {
+        code: { type: 'string', enum: errorCodes },
+        details: {
+          description: 'One entry per field for validation errors; an object for the few errors that carry other data',
+          oneOf: [
+            {
+              type: 'array',
+              items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } },
+            },
+            { type: 'object' },
+          ],
+        },
+      },
+    },
+  },
+};
 
 /** The OpenAPI 3.1 document, built from the same schemas that validate each route. */
 export function buildOpenApi(routes: RegisteredRoute[], version: string) {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const { app, method, path, spec } of routes) {
-    const oaPath = path.replace(/:([A-Za-z_]+)/g, '{$1}');
-    const success = spec.status ?? 200;
-    const statuses = new Set<number>([...(spec.auth === false ? [] : [401, 403]), ...(spec.body || spec.query || spec.params ? [400] : []), ...(spec.errors ?? [])]);
-    if (spec.auth === false) statuses.add(429);
-    const envelope = {
-      type: 'object',
-      required: ['success'],
-      properties: {
-        success: { const: true },
-        message: { type: 'string' },
-        ...(spec.response ? { data: jsonSchema(spec.response, 'output') } : {}),
-      },
-    };
-    const operation: Record<string, unknown> = {
-      tags: [app ? tagOf[app] : 'Service'],
-      summary: spec.summary,
-      ...(spec.description ? { description: spec.description } : {}),
-      operationId: `${method}${oaPath.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
-      security: spec.auth === false ? [] : [{ bearer: [] }, { query: [] }, { cookie: [] }],
-      parameters: [...parameters(spec.params, 'path'), ...parameters(spec.query, 'query')],
-      ...(spec.body
-        ? {
-            requestBody: {
-              required: true,
-              content: { 'application/json': { schema: jsonSchema(spec.body, 'input'), ...(spec.example ? { example: spec.example } : {}) } },
-            },
-          }
-        : {}),
-      responses: {
-        [success]: { description: 'Success', content: { 'application/json': { schema: envelope } } },
-        ...Object.fromEntries(
-          [...statuses].sort().map((s) => [s, { $ref: `#/components/responses/E${s}` }]),
-        ),
-      },
-    };
-    (paths[oaPath] ??= {})[method] = operation;
-  }
-  const errorSchema = {
-    type: 'object',
-    required: ['success', 'message', 'error'],
-    properties: {
-      success: { const: false },
-      message: { type: 'string' },
-      error: {
-        type: 'object',
-        required: ['code'],
-        properties: {
-          code: { type: 'string', enum: ['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE', 'TOO_MANY_REQUESTS', 'SERVER_ERROR', 'SERVICE_UNAVAILABLE'] },
-          details: {
-            oneOf: [
-              { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } } },
-              { type: 'object' },
-            ],
-          },
-        },
-      },
-    },
-  };
+  const oaPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
+  for (const route of routes) (paths[oaPath(route.path)] ??= {})[route.method] = apiOperation(route);
+  for (const route of [...healthRoutes, openApiDocumentRoute]) (paths[route.path] ??= {})[route.method] = serviceOperation(route);
   return {
     openapi: '3.1.0',
     info: {
       title: 'School platform API',
       version,
+      license: { name: 'MIT', identifier: 'MIT' },
       description:
-        'Multi-tenant school platform. Three apps: the parent app (/parent-app), the teachers app (/teachers-app) and the web admin app (/web-app). ' +
-        'Every success is `{success: true, message?, data?}`; every error is `{success: false, message, error: {code, details?}}`.',
+        'Multi-tenant school platform. Three apps: the parent app (`/parent-app`), the teachers app (`/teachers-app`) and the web admin app (`/web-app`); ' +
+        'each takes only its own kind of token, obtained from its login route. A token carries its school: a `school_id` sent in a query or body must be the token\'s (else 403).\n\n' +
+        'Every success is `{success: true, message?, data?}`; every error is `{success: false, message, error: {code, details?}}`. ' +
+        'Timestamps are ISO 8601 in UTC, dates `YYYY-MM-DD`, ids numbers. Every response carries an `X-Request-Id` header, also written in the server log.',
     },
+    servers: [{ url: '/', description: 'The server that serves this document' }],
     tags: [
-      { name: 'Parent app', description: 'Parents and guardians: phone + PIN' },
-      { name: 'Teachers app', description: 'Teachers and other staff: phone + PIN + school' },
-      { name: 'Web admin app', description: 'School administrators: e-mail + password' },
-      { name: 'Service', description: 'Health and documentation' },
+      { name: 'Parent app', description: 'Parents and guardians: sign in with phone + PIN' },
+      { name: 'Teachers app', description: 'Teachers and other staff: sign in with phone + PIN + school' },
+      { name: 'Web admin app', description: 'School administrators: sign in with e-mail + password' },
+      { name: 'Service', description: 'Health checks for load balancers, and this document' },
     ],
     paths,
     components: {
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-        query: { type: 'apiKey', in: 'query', name: 'access_token' },
-        cookie: { type: 'apiKey', in: 'cookie', name: 'access_token' },
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The access_token of a login response' },
+        query: { type: 'apiKey', in: 'query', name: 'access_token', description: 'The same token as a query parameter (redacted from logs)' },
+        cookie: { type: 'apiKey', in: 'cookie', name: 'access_token', description: 'Set by `POST /web-app/signin`; writes need an allowed Origin' },
+      },
+      headers: {
+        RequestId: { description: 'The id of this request in the server log; a well-formed one sent by the client is kept', schema: { type: 'string' } },
       },
       schemas: { Error: errorSchema },
       responses: Object.fromEntries(
-        Object.entries(errorDescriptions).map(([s, d]) => [
-          `E${s}`,
-          { description: d, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        Object.entries(errorResponses).map(([status, e]) => [
+          `E${status}`,
+          {
+            description: e.description,
+            headers: { ...requestIdHeader, ...(status === '429' ? { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } : {}) },
+            content: {
+              'application/json': {
+                schema: { $ref: '#/components/schemas/Error' },
+                example: { success: false, message: e.message, error: { code: e.code, ...(e.details ? { details: e.details } : {}) } },
+              },
+            },
+          },
         ]),
       ),
     },

@@ -1,8 +1,9 @@
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import type { AppContext, Principal } from '../context.js';
-import { AppError, forbidden, type FieldError } from '../errors.js';
+import { AppError, fieldError, forbidden, type FieldError } from '../errors.js';
 import type { UserType } from '../models/session.js';
+import { schoolIdField } from './schemas.js';
 
 export type AppName = 'parent-app' | 'teachers-app' | 'web-app';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -33,8 +34,10 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z
   errors?: number[];
   /** Extra middleware run before validation (rate limits on logins, for instance). */
   before?: RequestHandler[];
-  /** Example request body, shown in the API reference. */
+  /** Example request body, shown in the API reference; generated from `body` when absent. */
   example?: unknown;
+  /** Example success envelope's `message` and `data`, shown in the API reference; `data` is generated from `response` when absent. */
+  responseExample?: { message?: string; data?: unknown };
 }
 
 export interface Call<B, Q, P> {
@@ -157,6 +160,7 @@ export class ApiRouter {
 /**
  * A school_id in the query or the body of an authenticated request must be the token's: the tenant
  * comes from the verified token only, and a client naming another school is refused, not redirected.
+ * A value that cannot be a school id at all is bad input (400), not another school.
  */
 export const tenantGuard: RequestHandler = (req, _res, next) => {
   const principal = req.principal;
@@ -164,6 +168,8 @@ export const tenantGuard: RequestHandler = (req, _res, next) => {
   const claimed = [(req.query as Record<string, unknown>)?.school_id, (req.body as Record<string, unknown> | undefined)?.school_id];
   for (const value of claimed) {
     if (value === undefined || value === null || value === '') continue;
+    const wellFormed = ['string', 'number'].includes(typeof value) && schoolIdField().safeParse(String(value)).success;
+    if (!wellFormed) throw fieldError('school_id', 'is not a valid school id');
     if (String(value) !== principal.schoolId) throw forbidden('This token does not belong to that school');
   }
   next();

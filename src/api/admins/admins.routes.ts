@@ -9,15 +9,21 @@ const role = z.enum(schoolAdminRoles);
 export function registerAdminRoutes(r: Routers): void {
   const web = r.web;
   web.route(
-    { method: 'get', path: '/admins', summary: "List the school's admin users (super_admin)", response: z.array(adminView), errors: [403] },
+    {
+      method: 'get', path: '/admins', summary: "List the school's admin users (super_admin)",
+      description: 'Every super_admin, admin and it_contact of the school, oldest first. Roles other than super_admin get 403.',
+      response: z.array(adminView), errors: [403],
+    },
     async ({ principal }) => ({ data: await listAdmins(principal) }),
   );
   web.route(
     {
       method: 'post', path: '/admins', status: 201, summary: 'Create an admin user (super_admin)',
+      description: 'The e-mail is the sign-in name, unique across every school (409 if taken). `role` is super_admin, admin or it_contact.',
       body: z.object({ name: name(), email: email(), password: password(), role }),
       response: adminView, errors: [403, 409],
       example: { name: 'Ravi IT', email: 'it@greenwood.example', password: 'a long password', role: 'it_contact' },
+      responseExample: { message: 'Admin user created' },
     },
     async ({ ctx, principal, body }) => ({ message: 'Admin user created', data: await createAdmin(ctx, principal, body) }),
   );
@@ -27,11 +33,17 @@ export function registerAdminRoutes(r: Routers): void {
       description: 'A new password ends every session of that admin; the last super_admin cannot be demoted.',
       body: z.object({ name: name().optional(), email: email().optional(), password: password().optional(), role: role.optional() }),
       response: adminView, errors: [403, 404, 409],
+      example: { role: 'admin' },
+      responseExample: { message: 'Admin user updated' },
     },
     async ({ ctx, principal, params, body }) => ({ message: 'Admin user updated', data: await updateAdmin(ctx, principal, params.id, body) }),
   );
   web.route(
-    { method: 'delete', path: '/admins/:id', params: idParam, summary: 'Delete an admin user (super_admin)', errors: [403, 404, 409] },
+    {
+      method: 'delete', path: '/admins/:id', params: idParam, summary: 'Delete an admin user (super_admin)',
+      description: 'Ends every session of that admin at once. The last super_admin of the school cannot be deleted (409).',
+      errors: [403, 404, 409], responseExample: { message: 'Admin user deleted' },
+    },
     async ({ ctx, principal, params }) => {
       await deleteAdmin(ctx, principal, params.id);
       return { message: 'Admin user deleted' };
