@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Model, ModelStatic } from 'sequelize';
 import { z } from 'zod';
 import type { RegisteredRoute } from '../../src/api/route.js';
 import {
@@ -108,7 +109,7 @@ async function send(route: RegisteredRoute, call: Call, tok: string) {
 
 async function snapshotA(): Promise<string> {
   const parts: unknown[] = [];
-  for (const model of allModels) {
+  for (const model of allModels as unknown as ModelStatic<Model>[]) {
     if (!('school_id' in model.getAttributes()) || ['sessions', 'login_lockouts'].includes(model.getTableName() as string)) continue;
     const rows = await (model as unknown as { findAll(o: object): Promise<Array<Record<string, unknown>>> }).findAll({
       where: { school_id: aSchool }, raw: true, order: [[model.primaryKeyAttribute, 'ASC']],
