@@ -36,24 +36,43 @@ async function runAndRecord(ctx: AppContext, job: MaintenanceJob): Promise<JobOu
     outcome = { name: job.name, ran: true, status: 'failed', error: (err instanceof Error ? err.message : String(err)).slice(0, 1000) };
   }
   await JobRun.upsert({ name: job.name, last_run_at: startedAt, last_status: outcome.status!, last_error: outcome.error ?? null });
+  ctx.log.info({ job: job.name, status: outcome.status, ms: Date.now() - startedAt.getTime() }, 'maintenance job ran');
   return outcome;
+}
+
+/** Whether any instance started the job less than `ms` ago, by its job_runs row. */
+async function ranWithin(name: string, ms: number | undefined): Promise<boolean> {
+  if (!ms) return false;
+  const last = (await JobRun.findByPk(name, { attributes: ['last_run_at'], raw: true }))?.last_run_at;
+  return last != null && Date.now() - new Date(last).getTime() < ms;
+}
+
+export interface RunOptions {
+  /**
+   * Skip the job when any instance started it less than this long ago: each instance's timer ticks
+   * every interval at its own phase, and without this every instance would run every job once per
+   * interval, one after the other.
+   */
+  minGapMs?: number;
 }
 
 /**
  * Runs one job, recording its run in job_runs. On MySQL it first takes a named lock without
- * waiting (GET_LOCK(name, 0)), so with several instances on one database only one runs it; the lock
- * belongs to a connection, so a transaction pins one for the take and the release. The name carries
- * the database's, as the lock is server-wide.
+ * waiting (GET_LOCK(name, 0)), so with several instances on one database only one runs it, and the
+ * job_runs check under that lock sees the last run of every instance; the lock belongs to a
+ * connection, so a transaction pins one for the take and the release. The name carries the
+ * database's, as the lock is server-wide.
  */
-export async function runJob(ctx: AppContext, job: MaintenanceJob): Promise<JobOutcome> {
-  if (ctx.db.dialect !== 'mysql') return runAndRecord(ctx, job);
+export async function runJob(ctx: AppContext, job: MaintenanceJob, options: RunOptions = {}): Promise<JobOutcome> {
+  const runIfDue = async (): Promise<JobOutcome> => ((await ranWithin(job.name, options.minGapMs)) ? { name: job.name, ran: false } : runAndRecord(ctx, job));
+  if (ctx.db.dialect !== 'mysql') return runIfDue();
   return ctx.db.sequelize.transaction(async (transaction) => {
     const lock = { replacements: { name: `job:${job.name}` }, type: QueryTypes.SELECT, transaction } as const;
     const lockName = "LEFT(CONCAT(:name, '@', DATABASE()), 64)";
     const [row] = await ctx.db.sequelize.query<{ got: number | null }>(`SELECT GET_LOCK(${lockName}, 0) AS got`, lock);
     if (Number(row?.got) !== 1) return { name: job.name, ran: false };
     try {
-      return await runAndRecord(ctx, job);
+      return await runIfDue();
     } finally {
       await ctx.db.sequelize.query(`SELECT RELEASE_LOCK(${lockName}) AS released`, lock);
     }
@@ -61,11 +80,11 @@ export async function runJob(ctx: AppContext, job: MaintenanceJob): Promise<JobO
 }
 
 /** Every maintenance job once, in order (the scheduler's tick; also handy from the command line). */
-export async function runMaintenance(ctx: AppContext, shouldStop: () => boolean = () => false): Promise<JobOutcome[]> {
+export async function runMaintenance(ctx: AppContext, shouldStop: () => boolean = () => false, options: RunOptions = {}): Promise<JobOutcome[]> {
   const outcomes: JobOutcome[] = [];
   for (const job of maintenanceJobs) {
     if (shouldStop()) break;
-    outcomes.push(await runJob(ctx, job));
+    outcomes.push(await runJob(ctx, job, options));
   }
   return outcomes;
 }

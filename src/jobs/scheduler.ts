@@ -13,9 +13,12 @@ export interface Scheduler {
 export function startScheduler(ctx: AppContext): Scheduler {
   let stopped = false;
   let running: Promise<void> | null = null;
+  // Once per interval across all instances: a job another instance ran within most of an interval
+  // is left alone (the slack absorbs timer drift, so this instance's own next tick still runs it).
+  const minGapMs = ctx.config.maintenanceIntervalSeconds * 900;
   const tick = () => {
     if (running || stopped) return;
-    running = runMaintenance(ctx, () => stopped)
+    running = runMaintenance(ctx, () => stopped, { minGapMs })
       .then(() => undefined)
       .catch((err) => ctx.log.error({ err }, 'maintenance run failed'))
       .finally(() => {
