@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { QueryTypes, Sequelize, Transaction, type Options } from 'sequelize';
+import { QueryTypes, Sequelize, TimeoutError, Transaction, type Options } from 'sequelize';
 import { SequelizeStorage, Umzug } from 'umzug';
 import type { Config } from './config.js';
 import { initModels } from './models/index.js';
@@ -16,6 +16,13 @@ export interface Database {
   execute(sql: string, replacements?: Record<string, unknown> | unknown[]): Promise<number>;
   close(): Promise<void>;
 }
+
+/**
+ * How long a statement waits for SQLite's write lock while another process (the command line, a
+ * maintenance script) holds it, before the request answers 503: as long as MySQL's pool and
+ * connect timeouts, so a locked or absent database is a prompt "try again", never a hang.
+ */
+const SQLITE_LOCK_WAIT_MS = 5000;
 
 const define: Options['define'] = { underscored: true, timestamps: true, createdAt: 'created_at', updatedAt: 'updated_at' };
 
@@ -43,7 +50,8 @@ function createSequelize(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'sqlit
     define,
     // IMMEDIATE takes the write lock at BEGIN, so two transactions never deadlock upgrading a read lock.
     transactionType: Transaction.TYPES.IMMEDIATE,
-    retry: { max: 5, match: [/SQLITE_BUSY/] },
+    // One attempt: Sequelize's default retries SQLITE_BUSY five times, each waiting the busy timeout again.
+    retry: { max: 1 },
   });
   // Sequelize opens one SQLite connection per transaction and offers no connect hook for this dialect:
   // each new connection waits for the write lock instead of failing at once with SQLITE_BUSY.
@@ -54,7 +62,7 @@ function createSequelize(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'sqlit
   manager.getConnection = async (options?: unknown) => {
     const connection = await getConnection(options);
     if (!connection.busyConfigured) {
-      connection.configure('busyTimeout', 10_000);
+      connection.configure('busyTimeout', SQLITE_LOCK_WAIT_MS);
       connection.busyConfigured = true;
     }
     return connection;
@@ -68,14 +76,26 @@ function createSequelize(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'sqlit
  * libuv's four pool threads, which the lock holder (and bcrypt) also need: a handful of concurrent
  * transactions can starve the holder until the busy timeout. Queueing managed transactions in the
  * process keeps at most one of them on the pool; other processes (the CLI) still meet the busy timeout.
+ * When one times out on a lock held elsewhere, the ones queued behind it fail too instead of each
+ * waiting the busy timeout again in turn: a request waits for a foreign lock once, at most.
  */
 function serializeTransactions(sequelize: Sequelize): void {
   const transaction = sequelize.transaction.bind(sequelize) as (...args: unknown[]) => Promise<unknown>;
   let tail: Promise<unknown> = Promise.resolve();
+  let lockTimeouts = 0;
   (sequelize as unknown as { transaction: unknown }).transaction = (...args: unknown[]) => {
     const callback = args.find((a) => typeof a === 'function');
     if (!callback) return transaction(...args);
-    const run = tail.then(() => transaction(...args));
+    const queuedAt = lockTimeouts;
+    const run = tail.then(async () => {
+      if (lockTimeouts !== queuedAt) throw new TimeoutError(Object.assign(new Error('SQLITE_BUSY: database is locked'), { sql: 'BEGIN IMMEDIATE' }));
+      try {
+        return await transaction(...args);
+      } catch (err) {
+        if (err instanceof TimeoutError) lockTimeouts++;
+        throw err;
+      }
+    });
     tail = run.catch(() => undefined);
     return run;
   };

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { freshDatabase, mysqlUrl, type TestDatabase } from '../helpers/database.js';
+import { post, startServer, type ServerProcess } from '../helpers/server-process.js';
+
+/**
+ * Several instances behind a load balancer share nothing but the database: a session ended on one
+ * is refused by the other on its very next request, and a lock-out reached through one holds on the
+ * other. On MariaDB, two servers on one database; on SQLite, two server processes on one file
+ * (the embedded database's way to run more than one process, on one host).
+ */
+let database: TestDatabase;
+let a: ServerProcess;
+let b: ServerProcess;
+const password = 'a long password';
+const email = 'head@instances.example';
+const schoolId = 'instances';
+
+beforeAll(async () => {
+  database = await freshDatabase();
+  const env = { DATA_DIR: database.dataDir, DATABASE_URL: database.databaseUrl };
+  [a, b] = await Promise.all([startServer(env), startServer(env)]);
+  const signup = await post(`${a.url}/web-app/signup`, { name: 'Head', email, password, school_id: schoolId });
+  expect(signup.status).toBe(201);
+}, 120_000);
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+  await database?.drop();
+});
+
+async function call(server: ServerProcess, method: string, path: string, token: string, body?: unknown) {
+  const res = await fetch(server.url + path, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, headers: res.headers, body: (await res.json().catch(() => null)) as Record<string, any> | null };
+}
+
+async function adminToken(server: ServerProcess): Promise<string> {
+  const res = await post(`${server.url}/web-app/signin`, { email, password });
+  expect(res.status).toBe(200);
+  return res.body!.data.access_token;
+}
+
+function sessionIdOf(sessions: Array<{ id: number; current: boolean }>): number {
+  return sessions.find((s) => s.current)!.id;
+}
+
+const mode = mysqlUrl() ? 'two servers on one MariaDB database' : 'two server processes on one SQLite file';
+
+describe(`several instances: ${mode}`, () => {
+  it('refuses on one instance, at once, a session logged out on the other', async () => {
+    const token = await adminToken(a);
+    expect((await call(b, 'GET', '/web-app/sessions', token)).status).toBe(200);
+    expect((await call(a, 'POST', '/web-app/logout', token)).status).toBe(200);
+    const refused = await call(b, 'GET', '/web-app/sessions', token);
+    expect({ status: refused.status, code: refused.body?.error?.code }).toEqual({ status: 401, code: 'UNAUTHORIZED' });
+  });
+
+  it('refuses on one instance, at once, a session ended by DELETE /sessions/:id on the other', async () => {
+    const [kept, ended] = [await adminToken(b), await adminToken(a)];
+    const listed = await call(a, 'GET', '/web-app/sessions', ended);
+    const endedId = sessionIdOf(listed.body!.data);
+    expect((await call(b, 'DELETE', `/web-app/sessions/${endedId}`, kept)).status).toBe(200);
+    expect((await call(a, 'GET', '/web-app/sessions', ended)).status).toBe(401);
+    expect((await call(b, 'GET', '/web-app/sessions', ended)).status).toBe(401);
+    expect((await call(a, 'GET', '/web-app/sessions', kept)).status).toBe(200);
+  });
+
+  it("refuses on one instance, at once, a staff member's other sessions ended on the other", async () => {
+    const admin = await adminToken(a);
+    const created = await call(a, 'POST', '/web-app/staff', admin, { name: 'Anita', designation: 'Class Teacher', phone_no: '9876500001', pin: '4321' });
+    expect(created.status).toBe(201);
+    const login = async (server: ServerProcess) => {
+      const res = await post(`${server.url}/teachers-app/teacher-auth-verification`, { phone_no: '9876500001', pin: '4321', school_id: schoolId });
+      expect(res.status).toBe(200);
+      return res.body!.data.access_token as string;
+    };
+    const [phone, tablet] = [await login(a), await login(b)];
+    expect((await call(a, 'GET', '/teachers-app/sessions', tablet)).status).toBe(200);
+    const ended = await call(b, 'DELETE', '/teachers-app/sessions', phone);
+    expect(ended.body?.data).toEqual({ terminated: 1 });
+    expect((await call(a, 'GET', '/teachers-app/sessions', tablet)).status).toBe(401);
+    expect((await call(a, 'GET', '/teachers-app/sessions', phone)).status).toBe(200);
+  });
+
+  it('holds a lock-out reached through both instances on each of them, even for the right password', async () => {
+    const target = 'locked@instances.example';
+    const admin = await adminToken(a);
+    expect((await call(a, 'POST', '/web-app/admins', admin, { name: 'Clerk', email: target, password, role: 'admin' })).status).toBe(201);
+    // Five failures in all, split between the instances: each one alone saw fewer than five.
+    for (const server of [a, b, a, b, a]) {
+      expect((await post(`${server.url}/web-app/signin`, { email: target, password: 'wrong password' })).status).toBe(401);
+    }
+    for (const server of [b, a]) {
+      const res = await fetch(`${server.url}/web-app/signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: target, password }) });
+      const body = (await res.json()) as Record<string, any>;
+      expect({ status: res.status, code: body.error?.code }).toEqual({ status: 429, code: 'TOO_MANY_REQUESTS' });
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+  });
+});
