@@ -1,0 +1,115 @@
+/**
+ * The parent feed's work done with nothing in between, shared by the two ceilings: verify the JWT
+ * (HS256, a KeyObject secret), check the session with one prepared statement, read the page with
+ * one prepared statement, serialise the same envelope. The SQL is the service's own session check
+ * and feed query, so the ceilings measure the framework and driver costs, not a different plan.
+ */
+import { createHash, createSecretKey } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import mysql from 'mysql2/promise';
+
+// The service's own per-request check (src/services/auth/sessions.ts resolvePrincipal), verbatim.
+const SESSION_SQL = `SELECT s.id, s.user_type, s.user_id, s.school_id, s.active, s.expires_at, s.last_seen_at,
+            sc.status AS school_status, st.status AS staff_status, st.rbac AS staff_rbac, d.rbac AS designation_rbac,
+            a.role AS admin_role, a.school_id AS admin_school, p.id AS parent_found
+       FROM sessions s
+       LEFT JOIN schools sc ON sc.id = s.school_id
+       LEFT JOIN staff st ON s.user_type = 'staff' AND st.id = s.user_id AND st.school_id = s.school_id
+       LEFT JOIN designations d ON d.school_id = st.school_id AND d.name = st.designation
+       LEFT JOIN admin_users a ON s.user_type = 'admin' AND a.id = s.user_id
+       LEFT JOIN parents p ON s.user_type = 'parent' AND p.id = s.user_id AND p.school_id = s.school_id
+      WHERE s.school_id = ? AND s.token_hash = ?`;
+
+const TOUCH_SQL = 'UPDATE sessions SET last_seen_at = ? WHERE id = ? AND last_seen_at < ?';
+
+const COLUMNS = `a.id, a.school_id, a.title, a.description, a.activity_type, a.status, a.staff_id, s.name AS author_name,
+  a.student_id, a.created_at, a.updated_at`;
+const half = (target: string) => `SELECT * FROM (SELECT ${COLUMNS} FROM activities a LEFT JOIN staff s ON s.id = a.staff_id AND s.school_id = a.school_id
+  WHERE a.school_id = ? AND a.status = 'published' AND a.deleted_status = 0 AND ${target}
+  ORDER BY a.created_at DESC, a.id DESC LIMIT 20)`;
+const FEED_SQL = `${half('a.student_id IS NULL')} AS school_wide UNION ALL
+  ${half('a.student_id IN (SELECT c.id FROM students c WHERE c.school_id = ? AND c.parent_id = ?)')} AS targeted
+  ORDER BY created_at DESC, id DESC LIMIT 20`;
+
+interface Claims {
+  sub: string;
+  school_id: string;
+  type: string;
+  session_token: string;
+}
+
+interface ActivityRow {
+  id: number;
+  school_id: string;
+  title: string;
+  description: string | null;
+  activity_type: string;
+  status: string;
+  staff_id: number;
+  author_name: string | null;
+  student_id: number | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface Answer {
+  status: number;
+  body: string;
+}
+
+const fail = (status: number, code: string, message: string): Answer => ({
+  status,
+  body: JSON.stringify({ success: false, message, error: { code } }),
+});
+
+export function createFeed(databaseUrl: string, jwtSecret: string) {
+  const key = createSecretKey(Buffer.from(jwtSecret, 'utf8'));
+  const pool = mysql.createPool({ uri: databaseUrl, connectionLimit: 20, timezone: 'Z', supportBigNumbers: true });
+
+  async function answer(authorization: string | undefined): Promise<Answer> {
+    const bearer = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
+    if (!bearer) return fail(401, 'UNAUTHORIZED', 'Authentication required');
+    let claims: Claims;
+    try {
+      claims = jwt.verify(bearer[1]!, key, { algorithms: ['HS256'] }) as Claims;
+    } catch {
+      return fail(401, 'UNAUTHORIZED', 'The token is not valid');
+    }
+    const hash = createHash('sha256').update(claims.session_token).digest('hex');
+    const [sessions] = await pool.execute(SESSION_SQL, [claims.school_id, hash]);
+    const row = (sessions as Array<Record<string, unknown>>)[0];
+    const now = Date.now();
+    if (!row || row.user_type !== 'parent' || String(row.user_id) !== claims.sub || row.parent_found === null || !Number(row.active)
+      || (row.expires_at as Date).getTime() <= now) {
+      return fail(401, 'UNAUTHORIZED', 'Session is not active');
+    }
+    if (row.school_status !== 'active') return fail(403, 'FORBIDDEN', 'School access is suspended');
+    if (now - (row.last_seen_at as Date).getTime() > 60_000) await pool.execute(TOUCH_SQL, [new Date(now), Number(row.id), new Date(now - 60_000)]);
+
+    const [page] = await pool.execute(FEED_SQL, [claims.school_id, claims.school_id, claims.school_id, Number(claims.sub)]);
+    const data = (page as ActivityRow[]).map((r) => ({
+      id: r.id,
+      school_id: r.school_id,
+      title: r.title,
+      description: r.description,
+      activity_type: r.activity_type,
+      status: r.status,
+      staff_id: r.staff_id,
+      author_id: r.staff_id,
+      author_name: r.author_name,
+      student_id: r.student_id,
+      created_at: r.created_at.toISOString(),
+      updated_at: r.updated_at.toISOString(),
+    }));
+    return { status: 200, body: JSON.stringify({ success: true, data }) };
+  }
+
+  return { answer, close: () => pool.end() };
+}
+
+/** The ceilings listen on the port the runner gives and say so on stdout, which the runner waits for. */
+export function ceilingEnv() {
+  const { DATABASE_URL, JWT_SECRET, PORT } = process.env;
+  if (!DATABASE_URL || !JWT_SECRET) throw new Error('DATABASE_URL and JWT_SECRET are required');
+  return { databaseUrl: DATABASE_URL, jwtSecret: JWT_SECRET, port: Number(PORT ?? 0) };
+}

@@ -1,0 +1,96 @@
+import autocannon from 'autocannon';
+import type { ServerProcess } from './processes.js';
+
+export interface Call {
+  method: 'GET' | 'POST';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface LoadOptions {
+  connections: number;
+  warmupSeconds: number;
+  seconds: number;
+}
+
+export interface LoadResult {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  mean: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statuses: Record<string, number>;
+  rssPeakMb: number | null;
+}
+
+/**
+ * One scenario against one server, as one continuous autocannon run: responses that complete in the
+ * warm-up are dropped, and the figures come from those completing in the measured window after it.
+ * Measuring the window of a running load, not a fresh one, keeps slow requests (a login queueing
+ * for bcrypt) from being undercounted while the first ones are still in flight. Each request comes
+ * from `next`, which rotates accounts and schools; the server's resident memory is sampled every 250 ms.
+ */
+export async function runLoad(server: ServerProcess, next: () => Call, o: LoadOptions): Promise<LoadResult> {
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  let non2xx = 0;
+  let peak: number | null = null;
+  const instance = autocannon({
+    url: server.url,
+    connections: o.connections,
+    duration: o.warmupSeconds + o.seconds,
+    timeout: 30,
+    requests: [
+      {
+        setupRequest: (req) => {
+          const call = next();
+          // autocannon writes Content-Length into the headers object it is given: hand it a copy.
+          return { ...req, method: call.method, path: call.path, headers: { ...call.headers }, body: call.body };
+        },
+      },
+    ],
+  }) as unknown as autocannon.Instance & PromiseLike<autocannon.Result>;
+  const from = performance.now() + o.warmupSeconds * 1000;
+  instance.on('response', (_client: unknown, status: number, _bytes: number, responseTime: number) => {
+    if (performance.now() < from) return;
+    latencies.push(responseTime);
+    statuses[status] = (statuses[status] ?? 0) + 1;
+    if (status < 200 || status >= 300) non2xx++;
+  });
+  const sampler = setInterval(() => {
+    if (performance.now() < from) return;
+    const rss = server.rssMb();
+    if (rss !== null && (peak === null || rss > peak)) peak = rss;
+  }, 250);
+  try {
+    const r = await instance;
+    const window = Math.max(0.001, (performance.now() - from) / 1000);
+    latencies.sort((a, b) => a - b);
+    const at = (q: number) => (latencies.length === 0 ? 0 : Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! * 10) / 10);
+    const mean = latencies.length === 0 ? 0 : latencies.reduce((a, b) => a + b, 0) / latencies.length;
+    return {
+      requests: latencies.length,
+      rps: Math.round(latencies.length / window),
+      p50: at(0.5),
+      p99: at(0.99),
+      mean: Math.round(mean * 100) / 100,
+      non2xx,
+      errors: r.errors,
+      timeouts: r.timeouts,
+      statuses,
+      rssPeakMb: peak ?? server.rssMb(),
+    };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+/** One request outside the load, to tell a missing route or a refused call before measuring it. */
+export async function probe(server: ServerProcess, call: Call): Promise<{ status: number; body: string }> {
+  const res = await fetch(server.url + call.path, { method: call.method, headers: call.headers, body: call.body, signal: AbortSignal.timeout(30_000) });
+  return { status: res.status, body: (await res.text()).slice(0, 400) };
+}

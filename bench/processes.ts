@@ -1,0 +1,96 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+
+/** A server under test running as its own process, so its memory and CPU are its own. */
+export interface ServerProcess {
+  name: string;
+  pid: number;
+  url: string;
+  /** Resident memory in MB, from /proc (null once the process has gone). */
+  rssMb(): number | null;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export function rssMbOf(pid: number): number | null {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Math.round(Number(m[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
+function answers(url: string): Promise<number | null> {
+  return new Promise((resolve) => {
+    const req = http.get(url, { timeout: 1000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? null);
+    });
+    req.on('error', () => resolve(null));
+    req.on('timeout', () => {
+      req.destroy();
+      resolve(null);
+    });
+  });
+}
+
+export interface StartOptions {
+  name: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  port: number;
+  /** Polled until it answers 200; any HTTP answer counts when null. */
+  readyPath: string | null;
+  timeoutMs?: number;
+}
+
+/** Starts `node <args>` and waits until it answers on its port; a process that exits first fails with its output. */
+export async function startServer(o: StartOptions): Promise<ServerProcess> {
+  const child: ChildProcess = spawn(process.execPath, o.args, { cwd: o.cwd, env: o.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const keep = (chunk: Buffer) => {
+    out = (out + chunk.toString()).slice(-8000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  let exited: number | null = null;
+  const exit = new Promise<void>((resolve) => child.once('exit', (code) => {
+    exited = code ?? -1;
+    resolve();
+  }));
+  const url = `http://127.0.0.1:${o.port}`;
+  const deadline = Date.now() + (o.timeoutMs ?? 90_000);
+  const stop = async () => {
+    if (exited !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 12_000);
+    await exit;
+    clearTimeout(timer);
+  };
+  for (;;) {
+    if (exited !== null) throw new Error(`${o.name} exited with code ${exited} before it was ready:\n${out.trim()}`);
+    const status = await answers(url + (o.readyPath ?? '/'));
+    if (status !== null && (o.readyPath === null || status === 200)) break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`${o.name} did not answer on ${url} in time:\n${out.trim()}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { name: o.name, pid: child.pid!, url, rssMb: () => rssMbOf(child.pid!), output: () => out, stop };
+}

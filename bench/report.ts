@@ -1,0 +1,186 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { BcryptBound } from './bcrypt-bound.js';
+import { shape, type StatementPlan } from './explain.js';
+import { benchDir, dataDir } from './layout.js';
+import type { LoadOptions, LoadResult } from './load.js';
+
+export interface ScenarioResult {
+  id: string;
+  title: string;
+  request: string;
+  read: boolean;
+  target: string;
+  status: 'ok' | 'failed';
+  reason?: string;
+  load?: LoadResult;
+}
+
+export interface RunResults {
+  startedAt: string;
+  smoke: boolean;
+  settings: LoadOptions & { serviceFrom: string };
+  machine: { cores: number; memoryGb: number; freeMemoryGb: number; loadAverage: number[]; node: string; mariadb: string; innodbBufferPoolMb: number };
+  datasets: Array<{ name: string; dialect: string; schools: number; rows: Record<string, number>; generateSeconds: number; generatedNow: boolean }>;
+  bcrypt: BcryptBound | null;
+  service: ScenarioResult[];
+  ceilings: ScenarioResult[];
+  oneSchool: ScenarioResult | null;
+  sqlite: ScenarioResult[];
+  explain: Array<{ scenario: string; status: number; statements: StatementPlan[] }>;
+  rssIdleMb?: number | null;
+  seconds: number;
+}
+
+export const TARGETS = { ceilingShare: 0.7, p99Ms: 40, loginShare: 0.9, rssMb: 250, schoolsLatencyRatio: 1.3 };
+
+const pct = (x: number | null) => (x === null ? '—' : `${Math.round(x * 100)}%`);
+const rps = (r?: ScenarioResult) => (r?.status === 'ok' && r.load ? r.load.rps : null);
+
+export function derived(res: RunResults) {
+  const node = rps(res.ceilings.find((c) => c.target === 'ceiling-node'));
+  const express = rps(res.ceilings.find((c) => c.target === 'ceiling-express'));
+  const feed = res.service.find((s) => s.id === 'parent-feed');
+  const login = res.service.find((s) => s.id === 'login');
+  const rssPeak = Math.max(0, ...res.service.map((s) => s.load?.rssPeakMb ?? 0)) || null;
+  const oneMean = res.oneSchool?.load?.mean ?? null;
+  const fullMean = feed?.load?.mean ?? null;
+  return {
+    node,
+    express,
+    feedVsNode: node && rps(feed) ? rps(feed)! / node : null,
+    feedVsExpress: express && rps(feed) ? rps(feed)! / express : null,
+    loginShare: res.bcrypt && rps(login) ? rps(login)! / res.bcrypt.comparesPerSecond : null,
+    rssPeak,
+    schoolsLatencyRatio: oneMean && fullMean ? fullMean / oneMean : null,
+    fullScans: res.explain.flatMap((e) => e.statements.flatMap((s) => s.fullScans.map((f) => `${e.scenario}: ${f}`))),
+  };
+}
+
+function scenarioRows(list: ScenarioResult[], express: number | null): string[] {
+  const rows = ['| scenario | request | req/s | p50 ms | p99 ms | ÷ Express ceiling | peak RSS MB | result |', '|---|---|---:|---:|---:|---:|---:|---|'];
+  for (const r of list) {
+    const l = r.load;
+    const share = l && express && r.read ? pct(l.rps / express) : '—';
+    const result = r.status === 'ok' ? 'ok' : `**failed**: ${(r.reason ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ')}`;
+    rows.push(`| ${r.title} | \`${r.request}\` | ${l?.rps ?? '—'} | ${l?.p50 ?? '—'} | ${l?.p99 ?? '—'} | ${share} | ${l?.rssPeakMb ?? '—'} | ${result} |`);
+  }
+  return rows;
+}
+
+const mark = (ok: boolean | null) => (ok === null ? 'not measured' : ok ? 'met' : '**not met**');
+
+/** The results as markdown: the tables, the targets, the data sets and the plans. */
+export function markdown(res: RunResults): string {
+  const d = derived(res);
+  const m = res.machine;
+  const out: string[] = [];
+  out.push(`Run of ${res.startedAt} (${res.seconds} s): ${m.cores} cores, ${m.memoryGb} GB, Node ${m.node}, MariaDB ${m.mariadb} (buffer pool ${m.innodbBufferPoolMb} MB), load average at start ${m.loadAverage.join(' / ')}. ` +
+    `${res.settings.connections} connections, ${res.settings.seconds} s measured after a ${res.settings.warmupSeconds} s warm-up; service run as ${res.settings.serviceFrom}.`);
+  out.push('');
+  out.push(`### MariaDB, ${res.datasets[0]?.schools ?? '?'} schools`);
+  out.push('');
+  out.push(...scenarioRows(res.service, d.express));
+  out.push('');
+  out.push('The "÷ Express ceiling" column divides each read by ceiling (b) of the parent feed; only the feed row is a like-for-like ratio.');
+  out.push('');
+  out.push('### Ceilings (parent feed)');
+  out.push('');
+  out.push('| server | req/s | p50 ms | p99 ms | service as a share |');
+  out.push('|---|---:|---:|---:|---:|');
+  for (const c of res.ceilings) {
+    const share = c.target === 'ceiling-node' ? d.feedVsNode : d.feedVsExpress;
+    out.push(`| ${c.target === 'ceiling-node' ? '(a) bare node:http + mysql2 prepared' : '(b) Express 5 + mysql2 prepared'} | ${c.load?.rps ?? c.reason} | ${c.load?.p50 ?? '—'} | ${c.load?.p99 ?? '—'} | ${pct(share)} |`);
+  }
+  out.push('');
+  out.push('### Targets');
+  out.push('');
+  const reads = res.service.filter((s) => s.read && s.id !== 'console-list');
+  const p99ok = res.service.filter((s) => s.id !== 'login' && s.load);
+  out.push('| target | measured | verdict |');
+  out.push('|---|---|---|');
+  out.push(`| parent feed >= 70% of ceiling (b) | ${pct(d.feedVsExpress)} | ${mark(d.feedVsExpress === null ? null : d.feedVsExpress >= TARGETS.ceilingShare)} |`);
+  out.push(`| every read >= 70% of ceiling (b) | ${reads.map((s) => `${s.id} ${s.load && d.express ? pct(s.load.rps / d.express) : s.status}`).join(', ')} | ${mark(d.express === null || reads.some((s) => !s.load) ? null : reads.every((s) => s.load!.rps / d.express! >= TARGETS.ceilingShare))} |`);
+  out.push(`| p99 < 40 ms at ${res.settings.connections} connections (all but logins) | ${p99ok.map((s) => `${s.id} ${s.load!.p99}`).join(', ') || '—'} | ${mark(p99ok.length === 0 ? null : p99ok.every((s) => s.load!.p99 < TARGETS.p99Ms))} |`);
+  out.push(`| logins >= 90% of the bcrypt bound (${res.bcrypt?.comparesPerSecond ?? '?'} compares/s) | ${pct(d.loginShare)} | ${mark(d.loginShare === null ? null : d.loginShare >= TARGETS.loginShare)} |`);
+  out.push(`| server RSS < 250 MB at load, console loaded | idle ${res.rssIdleMb ?? '?'} MB, peak ${d.rssPeak ?? '?'} MB | ${mark(d.rssPeak === null ? null : d.rssPeak < TARGETS.rssMb)} |`);
+  const one = res.oneSchool?.load;
+  const full = res.service.find((s) => s.id === 'parent-feed')?.load;
+  out.push(`| feed latency at ${res.datasets[0]?.schools} schools <= 1.3x one school (mean) | ${full && one ? `${full.mean} ms vs ${one.mean} ms (p99 ${full.p99} vs ${one.p99}): ${d.schoolsLatencyRatio!.toFixed(2)}x` : '—'} | ${mark(d.schoolsLatencyRatio === null ? null : d.schoolsLatencyRatio <= TARGETS.schoolsLatencyRatio)} |`);
+  out.push(`| EXPLAIN: no full scan of a large table | ${d.fullScans.length === 0 ? 'none' : d.fullScans.join('; ')} | ${mark(res.explain.length === 0 ? null : d.fullScans.length === 0)} |`);
+  out.push('');
+  if (res.sqlite.length > 0) {
+    out.push(`### Embedded SQLite, ${res.datasets.find((x) => x.dialect === 'sqlite')?.schools ?? '?'} schools`);
+    out.push('');
+    out.push(...scenarioRows(res.sqlite, null));
+    out.push('');
+  }
+  out.push('### Data sets');
+  out.push('');
+  out.push('| data set | schools | rows | generated in |');
+  out.push('|---|---:|---|---:|');
+  for (const x of res.datasets) {
+    const rows = Object.entries(x.rows).map(([t, n]) => `${t} ${n.toLocaleString('en')}`).join(', ');
+    out.push(`| ${x.name} (${x.dialect}) | ${x.schools} | ${rows} | ${x.generateSeconds} s |`);
+  }
+  out.push('');
+  out.push('### EXPLAIN plans (MariaDB, the statements the service ran for one request of each scenario)');
+  out.push('');
+  // The session check and other shared statements are shown once, where they first appear.
+  const shownUnder = new Map<string, string>();
+  for (const e of res.explain) {
+    out.push(`#### ${e.scenario} (answered ${e.status})`);
+    out.push('');
+    for (const st of e.statements) {
+      const first = shownUnder.get(shape(st.sql));
+      if (first) {
+        out.push(`- the same statement as under ${first}: \`${st.sql.replace(/\s+/g, ' ').slice(0, 90)}…\``);
+        out.push('');
+        continue;
+      }
+      shownUnder.set(shape(st.sql), e.scenario);
+      out.push('```sql');
+      out.push(st.sql.length > 1500 ? st.sql.slice(0, 1500) + ' …' : st.sql);
+      out.push('```');
+      if (st.note) out.push(`_${st.note}_`);
+      if (st.plan) {
+        out.push('');
+        out.push('| id | select_type | table | type | key | rows | Extra |');
+        out.push('|---|---|---|---|---|---:|---|');
+        for (const p of st.plan) out.push(`| ${p.id ?? ''} | ${p.select_type} | ${p.table ?? ''} | ${p.type ?? ''} | ${p.key ?? ''} | ${p.rows ?? ''} | ${p.Extra ?? ''} |`);
+      }
+      out.push('');
+    }
+  }
+  return out.join('\n');
+}
+
+const START = '<!-- bench:results:start -->';
+const END = '<!-- bench:results:end -->';
+
+/** Saves the raw results under bench/.data, and rewrites the README's results section for a full run. */
+export function writeReport(res: RunResults, o: { readme: boolean }): void {
+  mkdirSync(dataDir, { recursive: true });
+  const name = res.smoke ? 'results-smoke' : 'results';
+  writeFileSync(path.join(dataDir, `${name}.json`), JSON.stringify(res, null, 2) + '\n');
+  writeFileSync(path.join(dataDir, `${name}.md`), markdown(res) + '\n');
+  if (!o.readme) return;
+  const file = path.join(benchDir, 'README.md');
+  const readme = readFileSync(file, 'utf8');
+  const a = readme.indexOf(START);
+  const b = readme.indexOf(END);
+  if (a < 0 || b < a) throw new Error(`bench/README.md has no ${START} ... ${END} section`);
+  writeFileSync(file, readme.slice(0, a + START.length) + '\n\n' + markdown(res) + '\n\n' + readme.slice(b));
+}
+
+export function printSummary(res: RunResults, log: (line: string) => void): void {
+  const d = derived(res);
+  log('== summary');
+  for (const r of [...res.ceilings, ...res.service, ...(res.oneSchool ? [res.oneSchool] : []), ...res.sqlite]) {
+    const l = r.load;
+    log(`  ${r.target.padEnd(16)} ${r.id.padEnd(20)} ${r.status === 'ok' ? `${String(l!.rps).padStart(6)} req/s  p50 ${l!.p50} ms  p99 ${l!.p99} ms` : `FAILED ${r.reason}`}`);
+  }
+  log(`  feed vs ceiling (a) node:http ${pct(d.feedVsNode)}, (b) Express ${pct(d.feedVsExpress)}; logins ${pct(d.loginShare)} of bcrypt bound; peak RSS ${d.rssPeak ?? '?'} MB`);
+  if (d.schoolsLatencyRatio !== null) log(`  feed mean latency, ${res.datasets[0]?.schools} schools / one school: ${d.schoolsLatencyRatio.toFixed(2)}x`);
+  log(`  full scans in EXPLAIN: ${d.fullScans.length === 0 ? 'none' : d.fullScans.join('; ')}`);
+}

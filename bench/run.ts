@@ -1,0 +1,392 @@
+/**
+ * `npm run bench` (full) and `npm run bench -- --smoke` (a tiny data set, a few seconds a scenario).
+ * Generates the data sets if they are missing or older than the migrations, measures the bcrypt
+ * bound, runs every scenario against the service and the two ceilings, the parent feed at one
+ * school and on SQLite, takes the EXPLAIN plans, and writes the results (the full run into README.md).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, freemem, loadavg, totalmem } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import mysql from 'mysql2/promise';
+import { migrations } from '../migrations/index.js';
+import { migrate, openDatabase } from '../src/db.js';
+import { measureBcrypt } from './bcrypt-bound.js';
+import { distinctStatements, explainAll } from './explain.js';
+import { generate } from './generate.js';
+import { benchDir, dataDir, FULL_SCHOOLS, MYSQL_ROOT_URL, readMeta, repoRoot, writeMeta, type DatasetMeta } from './layout.js';
+import { probe, runLoad, type LoadOptions } from './load.js';
+import { freePort, startServer, type ServerProcess } from './processes.js';
+import { writeReport, printSummary, type RunResults, type ScenarioResult } from './report.js';
+import { consoleSignIn, mintIdentities, scenarios, type Identities, type IdentityCounts, type Scenario } from './scenarios.js';
+
+const { values: args } = parseArgs({
+  options: {
+    smoke: { type: 'boolean', default: false },
+    regenerate: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    seconds: { type: 'string' },
+    connections: { type: 'string' },
+    source: { type: 'boolean' },
+    'skip-sqlite': { type: 'boolean', default: false },
+    'buffer-pool-mb': { type: 'string' },
+  },
+});
+
+const smoke = args.smoke!;
+const load: LoadOptions = {
+  connections: Number(args.connections ?? (smoke ? 4 : 50)),
+  seconds: Number(args.seconds ?? (smoke ? 1 : 10)),
+  warmupSeconds: smoke ? 0.5 : 3,
+};
+const counts: IdentityCounts = smoke
+  ? { parents: 20, staff: 6, admins: 4, logins: 20, consoles: 2 }
+  : { parents: 3000, staff: 600, admins: 400, logins: 6000, consoles: 20 };
+const sets = smoke
+  ? { main: { name: 'sp_bench_smoke', schools: 2 }, one: { name: 'sp_bench_smoke_one', schools: 1 }, sqlite: { name: 'sp_bench_smoke_sqlite', schools: 1 } }
+  : { main: { name: 'sp_bench', schools: FULL_SCHOOLS }, one: { name: 'sp_bench_one', schools: 1 }, sqlite: { name: 'sp_bench_sqlite', schools: 10 } };
+// The smoke run checks the harness end to end; the full run measures the built service as `npm start` runs it.
+const fromSource = args.source ?? smoke;
+const only = args.only ? new Set(args.only.split(',')) : null;
+const selected = scenarios.filter((s) => !only || only.has(s.id));
+
+const t0 = Date.now();
+const log = (line: string) => console.log(line.startsWith('==') ? `${line} [${Math.round((Date.now() - t0) / 1000)} s]` : line);
+
+async function mysqlDatabaseExists(name: string): Promise<boolean> {
+  const conn = await mysql.createConnection(MYSQL_ROOT_URL);
+  try {
+    const [rows] = await conn.query('SELECT 1 FROM information_schema.schemata WHERE schema_name = ?', [name]);
+    return (rows as unknown[]).length > 0;
+  } finally {
+    await conn.end();
+  }
+}
+
+/**
+ * The data set as the meta file describes it. Migrations added since it was generated are applied to
+ * it, as an operator would; it is generated again when missing, of another size, or with --regenerate.
+ */
+interface Dataset {
+  meta: DatasetMeta;
+  generated: boolean;
+}
+
+async function ensureDataset(name: string, schools: number, sqlite: boolean): Promise<Dataset> {
+  const meta = readMeta(name);
+  const present = meta && (sqlite ? existsSync(meta.sqliteFile ?? '') : await mysqlDatabaseExists(name));
+  const known = migrations.map((m) => m.name).slice(0, meta?.migrations.length ?? 0);
+  if (!args.regenerate && meta && present && meta.schools === schools && JSON.stringify(meta.migrations) === JSON.stringify(known)) {
+    if (meta.migrations.length < migrations.length) {
+      const db = await openDatabase(sqlite ? { dataDir, sqliteStorage: meta.sqliteFile } : { databaseUrl: meta.databaseUrl, dataDir });
+      try {
+        const applied = await migrate(db.sequelize);
+        log(`  ${name}: applied ${applied.join(', ')}`);
+      } finally {
+        await db.close();
+      }
+      meta.migrations = migrations.map((m) => m.name);
+      writeMeta(meta);
+    }
+    return { meta, generated: false };
+  }
+  log(`generating ${name}: ${schools} school(s) on ${sqlite ? 'SQLite' : 'MariaDB'}`);
+  return { meta: await generate({ name, schools, sqlite, log }), generated: true };
+}
+
+/** Compiles the service as `npm start` would, into bench/.build; type errors elsewhere in the tree are reported, not fatal. */
+function buildService(): string {
+  const out = path.join(benchDir, '.build');
+  rmSync(out, { recursive: true, force: true });
+  const tsc = path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+  const r = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', out], { cwd: repoRoot, encoding: 'utf8' });
+  const entry = path.join(out, 'src', 'server.js');
+  if (!existsSync(entry)) throw new Error(`the build produced no ${entry}:\n${r.stdout}${r.stderr}`);
+  const errors = (r.stdout.match(/error TS/g) ?? []).length;
+  if (errors > 0) log(`  build: ${errors} type error(s) in the tree; measuring what tsc emitted`);
+  return entry;
+}
+
+function serviceEnv(meta: DatasetMeta, port: number, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const runDir = path.join(dataDir, `${meta.name}-run`);
+  mkdirSync(runDir, { recursive: true });
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: meta.dialect === 'mysql' ? meta.databaseUrl : '',
+    DATA_DIR: meta.dialect === 'sqlite' ? path.dirname(meta.sqliteFile!) : runDir,
+    JWT_SECRET: meta.jwtSecret,
+    ADMIN_COOKIE_SECRET: meta.adminCookieSecret,
+    RATE_LIMIT_PUBLIC: '1000000',
+    RATE_LIMIT_AUTH: '1000000',
+    LOGIN_RATE_LIMIT_IP: '1000000',
+    // Keep the data set as generated: no pruning or archiving job rewrites it between runs.
+    SESSION_PRUNE_DAYS: '3650',
+    WRITE_TO_ARCHIVE_DAYS: '3650',
+    MAINTENANCE_INTERVAL_SECONDS: '86400',
+    PUSH_PROVIDER: 'log',
+    METRICS_ENABLED: 'false',
+    ADMIN_CONSOLE_ENABLED: 'true',
+    ...extra,
+  };
+}
+
+async function startService(meta: DatasetMeta, entry: string | null, name = 'service'): Promise<ServerProcess> {
+  const port = await freePort();
+  const argv = entry ? [entry] : ['--import', 'tsx', 'src/server.ts'];
+  return startServer({ name, args: argv, env: serviceEnv(meta, port), cwd: repoRoot, port, readyPath: '/healthz' });
+}
+
+async function startCeiling(meta: DatasetMeta, kind: 'node' | 'express'): Promise<ServerProcess> {
+  const port = await freePort();
+  return startServer({
+    name: `ceiling-${kind}`,
+    args: ['--import', 'tsx', path.join(benchDir, `ceiling-${kind}.ts`)],
+    env: { PATH: process.env.PATH, NODE_ENV: 'production', PORT: String(port), DATABASE_URL: meta.databaseUrl, JWT_SECRET: meta.jwtSecret },
+    cwd: repoRoot,
+    port,
+    readyPath: null,
+  });
+}
+
+async function identitiesFor(meta: DatasetMeta): Promise<Identities> {
+  const db = await openDatabase(meta.dialect === 'mysql' ? { databaseUrl: meta.databaseUrl, dataDir } : { dataDir, sqliteStorage: meta.sqliteFile });
+  try {
+    // Fewer accounts on a smaller data set, but never so few that a handful of sessions carry the whole load.
+    const share = smoke ? 1 : Math.max(0.05, Math.min(1, meta.schools / FULL_SCHOOLS));
+    const n = { ...counts };
+    for (const k of Object.keys(n) as Array<keyof IdentityCounts>) n[k] = Math.max(k === 'consoles' ? 1 : 2, Math.round(counts[k] * share));
+    return await mintIdentities(db, meta.jwtSecret, meta.schools, n);
+  } finally {
+    await db.close();
+  }
+}
+
+async function runScenario(server: ServerProcess, s: Scenario, ids: Identities, target: string): Promise<ScenarioResult> {
+  const base = { id: s.id, title: s.title, request: s.request, read: s.read, target };
+  const failed = (reason: string): ScenarioResult => {
+    log(`  ${target.padEnd(16)} ${s.id.padEnd(20)} FAILED ${reason}`);
+    return { ...base, status: 'failed', reason };
+  };
+  const why = s.unavailable?.(ids);
+  if (why) return failed(why);
+  const next = s.next(ids);
+  try {
+    const first = await probe(server, next());
+    if (first.status >= 300) {
+      let message = first.body;
+      try {
+        message = (JSON.parse(first.body) as { message?: string }).message ?? first.body;
+      } catch {
+        // Not JSON (an HTML page, say): the raw start of the body is the clue.
+      }
+      return failed(`${first.status}: ${message}`.slice(0, 200));
+    }
+    // A login costs a bcrypt compare: a run of a second may see none finish on a busy machine.
+    const result = await runLoad(server, next, { ...load, seconds: Math.max(load.seconds, s.minSeconds ?? 0) });
+    const bad = result.non2xx + result.errors + (result.requests === 0 ? 1 : 0);
+    const reason = result.requests === 0 ? `no request completed (${result.timeouts} timeouts)`
+      : bad > 0 ? `non-2xx ${result.non2xx}, errors ${result.errors} (${Object.entries(result.statuses).map(([k, v]) => `${k}: ${v}`).join(', ')})` : undefined;
+    log(`  ${target.padEnd(16)} ${s.id.padEnd(20)} ${String(result.rps).padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  rss ${result.rssPeakMb} MB${reason ? '  ' + reason : ''}`);
+    return { ...base, status: bad > 0 ? 'failed' : 'ok', reason, load: result };
+  } catch (err) {
+    return failed(`harness: ${(err as Error).message}`.slice(0, 300));
+  }
+}
+
+/** Sends each scenario's request once through a copy of the service that logs its SQL, then EXPLAINs it on the data set. */
+async function capturePlans(meta: DatasetMeta, ids: Identities): Promise<RunResults['explain']> {
+  const file = path.join(dataDir, `${meta.name}-sql.log`);
+  writeFileSync(file, '');
+  const port = await freePort();
+  const server = await startServer({
+    name: 'service (SQL capture)',
+    args: ['--import', 'tsx', '--import', './bench/sql-log.ts', 'src/server.ts'],
+    env: serviceEnv(meta, port, { BENCH_SQL_LOG: file }),
+    cwd: repoRoot,
+    port,
+    readyPath: '/healthz',
+  });
+  const out: RunResults['explain'] = [];
+  try {
+    for (const s of selected) {
+      if (s.unavailable?.(ids)) continue;
+      const before = statSync(file).size;
+      let status: number;
+      try {
+        status = (await probe(server, s.next(ids)())).status;
+      } catch (err) {
+        log(`  ${s.id}: the request failed (${(err as Error).message}); service output:\n${server.output().slice(-2000)}`);
+        continue;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+      const lines = readFileSync(file, 'utf8').slice(before).split('\n').filter(Boolean).map((l) => JSON.parse(l) as string);
+      out.push({ scenario: s.id, status, statements: await explainAll(meta.databaseUrl!, distinctStatements(lines)) });
+      log(`  ${s.id}: ${status}, ${out.at(-1)!.statements.length} statement(s)`);
+    }
+  } finally {
+    await server.stop();
+  }
+  return out;
+}
+
+/**
+ * With --buffer-pool-mb, MariaDB's buffer pool is resized for the run (SET GLOBAL, online) and the
+ * data set's tables and indexes are read once, so the run starts warm; the old size comes back after.
+ * Without it the server's own setting is measured as it is.
+ */
+async function sizeBufferPool(mb: number, meta: DatasetMeta): Promise<() => Promise<void>> {
+  const conn = await mysql.createConnection(MYSQL_ROOT_URL);
+  const [[before]] = (await conn.query('SELECT @@innodb_buffer_pool_size AS size')) as unknown as [[{ size: number }]];
+  await conn.query('SET GLOBAL innodb_buffer_pool_size = ?', [mb * 2 ** 20]);
+  for (let i = 0; i < 120; i++) {
+    const [[status]] = (await conn.query("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_resize_status'")) as unknown as [[{ Value: string }]];
+    if (!status || !/resiz|Withdraw|Latch/i.test(status.Value) || /Completed|finished/i.test(status.Value)) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const started = Date.now();
+  const [indexes] = await conn.query(
+    "SELECT DISTINCT table_name AS t, index_name AS i FROM information_schema.statistics WHERE table_schema = ?", [meta.name]);
+  for (const { t, i } of indexes as Array<{ t: string; i: string }>) {
+    await conn.query(`SELECT COUNT(*) FROM \`${meta.name}\`.\`${t}\` FORCE INDEX (\`${i}\`)`);
+  }
+  const [rows] = await conn.query('SELECT table_name AS t FROM information_schema.tables WHERE table_schema = ?', [meta.name]);
+  // COUNT(*) on the primary key may be answered from a smaller index: a column read forces the rows in.
+  for (const { t } of rows as Array<{ t: string }>) await conn.query(`SELECT SUM(LENGTH(created_at)) FROM \`${meta.name}\`.\`${t}\``).catch(() => undefined);
+  log(`  buffer pool ${mb} MB (was ${Math.round(Number(before.size) / 2 ** 20)} MB), warmed in ${Math.round((Date.now() - started) / 1000)} s`);
+  await conn.end();
+  return async () => {
+    const c = await mysql.createConnection(MYSQL_ROOT_URL);
+    await c.query('SET GLOBAL innodb_buffer_pool_size = ?', [before.size]);
+    await c.end();
+  };
+}
+
+async function machineFacts(): Promise<RunResults['machine']> {
+  const conn = await mysql.createConnection(MYSQL_ROOT_URL);
+  try {
+    const [[row]] = (await conn.query('SELECT VERSION() AS version, @@innodb_buffer_pool_size AS pool')) as unknown as [[{ version: string; pool: number }]];
+    return {
+      cores: availableParallelism(),
+      memoryGb: Math.round(totalmem() / 2 ** 30),
+      freeMemoryGb: Math.round(freemem() / 2 ** 30),
+      loadAverage: loadavg().map((x) => Math.round(x * 100) / 100),
+      node: process.version,
+      mariadb: row.version,
+      innodbBufferPoolMb: Math.round(Number(row.pool) / 2 ** 20),
+    };
+  } finally {
+    await conn.end();
+  }
+}
+
+async function main() {
+  const started = Date.now();
+  const results: RunResults = {
+    startedAt: new Date(started).toISOString(),
+    smoke,
+    settings: { ...load, serviceFrom: fromSource ? 'tsx src/server.ts' : 'node (tsc build of src/server.ts)' },
+    machine: await machineFacts(),
+    datasets: [],
+    bcrypt: null,
+    service: [],
+    ceilings: [],
+    oneSchool: null,
+    sqlite: [],
+    explain: [],
+    seconds: 0,
+  };
+
+  log(`== data sets${smoke ? ' (smoke)' : ''}`);
+  const main = await ensureDataset(sets.main.name, sets.main.schools, false);
+  const one = await ensureDataset(sets.one.name, sets.one.schools, false);
+  const lite = args['skip-sqlite'] ? null : await ensureDataset(sets.sqlite.name, sets.sqlite.schools, true);
+  for (const d of [main, one, lite]) {
+    if (d) results.datasets.push({ name: d.meta.name, dialect: d.meta.dialect, schools: d.meta.schools, rows: d.meta.rows, generateSeconds: d.meta.seconds, generatedNow: d.generated });
+  }
+
+  const restorePool = args['buffer-pool-mb'] ? await sizeBufferPool(Number(args['buffer-pool-mb']), main.meta) : null;
+  try {
+    await measure(results, main, one, lite);
+  } finally {
+    await restorePool?.();
+  }
+}
+
+async function measure(results: RunResults, main: Dataset, one: Dataset, lite: Dataset | null) {
+  results.machine.innodbBufferPoolMb = (await machineFacts()).innodbBufferPoolMb;
+  log('== bcrypt cost 10 bound');
+  results.bcrypt = await measureBcrypt(smoke ? 1 : 5);
+  log(`  ${results.bcrypt.comparesPerSecond} compares/s on ${results.bcrypt.cores} cores (${results.bcrypt.msPerCompare} ms each)`);
+
+  const entry = fromSource ? null : buildService();
+  const feed = scenarios.find((s) => s.id === 'parent-feed')!;
+
+  log(`== ${main.meta.name}: ${main.meta.schools} schools, ${load.connections} connections, ${load.seconds} s each`);
+  const ids = await identitiesFor(main.meta);
+  if (selected.includes(feed)) {
+    for (const kind of ['node', 'express'] as const) {
+      const ceiling = await startCeiling(main.meta, kind);
+      try {
+        results.ceilings.push(await runScenario(ceiling, feed, ids, `ceiling-${kind}`));
+      } finally {
+        await ceiling.stop();
+      }
+    }
+  }
+  const service = await startService(main.meta, entry);
+  try {
+    results.rssIdleMb = service.rssMb();
+    if (selected.some((s) => s.id === 'console-list')) await consoleSignIn(service.url, ids);
+    for (const s of selected) results.service.push(await runScenario(service, s, ids, 'service'));
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\n--- service output ---\n${service.output()}`);
+  } finally {
+    await service.stop();
+  }
+
+  if (selected.includes(feed)) {
+    log(`== ${one.meta.name}: the parent feed at one school`);
+    const oneIds = await identitiesFor(one.meta);
+    const oneService = await startService(one.meta, entry, 'service (one school)');
+    try {
+      results.oneSchool = await runScenario(oneService, feed, oneIds, 'one school');
+    } finally {
+      await oneService.stop();
+    }
+  }
+
+  if (lite) {
+    log(`== ${lite.meta.name}: embedded SQLite, ${lite.meta.schools} school(s)`);
+    const liteIds = await identitiesFor(lite.meta);
+    const liteService = await startService(lite.meta, entry, 'service (SQLite)');
+    try {
+      if (selected.some((s) => s.id === 'console-list')) await consoleSignIn(liteService.url, liteIds);
+      for (const s of selected) results.sqlite.push(await runScenario(liteService, s, liteIds, 'sqlite'));
+    } finally {
+      await liteService.stop();
+    }
+  }
+
+  log('== EXPLAIN of each scenario\'s statements');
+  results.explain = await capturePlans(main.meta, ids);
+
+  results.seconds = Math.round((Date.now() - t0) / 1000);
+  printSummary(results, log);
+  writeReport(results, { readme: !smoke && !only });
+  const failed = [...results.ceilings, ...results.service, ...(results.oneSchool ? [results.oneSchool] : []), ...results.sqlite].filter((r) => r.status === 'failed').length;
+  log(`== done in ${results.seconds} s; ${failed} scenario(s) failed`);
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
