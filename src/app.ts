@@ -35,6 +35,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): CreatedApp
   // API answers are computed per call; hashing each body for an ETag costs time and never saves a transfer here.
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.set('trust proxy', ctx.config.trustProxy);
 
   app.use(
     pinoHttp({

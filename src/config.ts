@@ -33,6 +33,7 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ADMIN_CONSOLE_ENABLED: bool.default(true),
   METRICS_ENABLED: bool.default(false),
+  TRUST_PROXY: z.string().regex(/^(true|false|\d{1,2}|[\w.:/,\s-]+)$/, 'must be true, false, a hop count or a list of addresses').optional(),
 });
 
 export interface Config {
@@ -59,6 +60,8 @@ export interface Config {
   logLevel: string;
   adminConsoleEnabled: boolean;
   metricsEnabled: boolean;
+  /** Express's `trust proxy`: which proxies may set X-Forwarded-For / -Proto (client IPs for rate limits, https for cookies). */
+  trustProxy: boolean | number | string;
   /** Tests run on an in-memory SQLite database (or a throwaway MySQL one) and skip the timers. */
   sqliteStorage?: string;
   runJobs: boolean;
@@ -75,6 +78,12 @@ function persistedSecret(dataDir: string, name: string): string {
   writeFileSync(file, secret + '\n', { mode: 0o600 });
   chmodSync(file, 0o600);
   return secret;
+}
+
+function parseTrustProxy(value: string | undefined): boolean | number | string {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  return /^\d+$/.test(value) ? Number(value) : value;
 }
 
 /** Environment -> validated Config; a bad value throws a ConfigError naming the variable. */
@@ -134,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     adminConsoleEnabled: e.ADMIN_CONSOLE_ENABLED,
     metricsEnabled: e.METRICS_ENABLED,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     runJobs: true,
   };
 }

@@ -74,3 +74,18 @@ describe('logging and readiness', () => {
     await t.close().catch(() => undefined);
   });
 });
+
+describe('behind a load balancer', () => {
+  it('limits each client by its forwarded address when TRUST_PROXY names the proxy', async () => {
+    const t = await startTestApp({ RATE_LIMIT_PUBLIC: '2', TRUST_PROXY: 'loopback' });
+    try {
+      const from = (ip: string) => t.api.post('/web-app/signup').set('X-Forwarded-For', ip).send({});
+      expect((await from('203.0.113.1')).status).toBe(400);
+      expect((await from('203.0.113.1')).status).toBe(400);
+      expect((await from('203.0.113.1')).status).toBe(429);
+      expect((await from('203.0.113.2')).status).toBe(400);
+    } finally {
+      await t.close();
+    }
+  });
+});

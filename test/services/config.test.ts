@@ -39,6 +39,13 @@ describe('configuration', () => {
     expect(loadConfig({ ...base, JWT_SECRET: 's'.repeat(32) }).production).toBe(true);
   });
 
+  it('reads TRUST_PROXY as off, a hop count or a list of proxies', () => {
+    expect(loadConfig({ DATA_DIR: dir() }).trustProxy).toBe(false);
+    expect(loadConfig({ DATA_DIR: dir(), TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ DATA_DIR: dir(), TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toBe('loopback, 10.0.0.0/8');
+    expect(() => loadConfig({ DATA_DIR: dir(), TRUST_PROXY: 'x;y' })).toThrow(/TRUST_PROXY/);
+  });
+
   it('refuses PUSH_PROVIDER=fcm without a service-account file', () => {
     expect(() => loadConfig({ DATA_DIR: dir(), PUSH_PROVIDER: 'fcm' })).toThrow(/FCM_SERVICE_ACCOUNT_FILE/);
   });
