@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { PushMessage, PushResult } from './provider.js';
 import { pushProvider, sendMessage } from './providers.js';
+import { every, type Periodic } from '../jobs/periodic.js';
 
 /** Waits after the 1st, 2nd, ... failed attempt; after the last one a row is 'failed'. */
 export const RETRY_BACKOFF_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000];
@@ -139,35 +140,14 @@ export async function deliverDue(ctx: AppContext, options: { now?: Date; limit?:
   return counts;
 }
 
-export interface PushWorker {
-  stop(): Promise<void>;
-}
+export type PushWorker = Periodic;
 
 /** Polls the outbox every second and drains what is due; several instances may run one each. */
 export function startPushWorker(ctx: AppContext): PushWorker {
   // Created now, so that an unreadable service account stops the start instead of failing every pass.
   pushProvider(ctx);
-  let stopped = false;
-  let running: Promise<void> | null = null;
-  const drain = async () => {
-    while (!stopped && (await deliverDue(ctx)).claimed === BATCH);
+  const drain = async (stopping: () => boolean) => {
+    while (!stopping() && (await deliverDue(ctx)).claimed === BATCH);
   };
-  const tick = () => {
-    if (running || stopped) return;
-    running = drain()
-      .catch((err) => ctx.log.error({ err }, 'push worker pass failed'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, POLL_MS);
-  timer.unref();
-  tick();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return every(POLL_MS, drain, ctx.log, 'push worker pass');
 }
