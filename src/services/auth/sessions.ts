@@ -106,11 +106,14 @@ export async function resolvePrincipal(ctx: AppContext, claims: TokenClaims): Pr
   if (!Number(row.active) || new Date(iso(row.expires_at)!).getTime() <= now) throw unauthorized('Session is not active');
 
   if (now - new Date(iso(row.last_seen_at)!).getTime() > LAST_SEEN_EVERY_MS) {
-    await ctx.db.execute('UPDATE sessions SET last_seen_at = :now WHERE id = :id AND last_seen_at < :cutoff', {
-      now: new Date(now),
-      id: row.id,
-      cutoff: new Date(now - LAST_SEEN_EVERY_MS),
-    });
+    // Best effort, off the request's path: a busy database must not fail or slow a read for this.
+    ctx.db
+      .execute('UPDATE sessions SET last_seen_at = :now WHERE id = :id AND last_seen_at < :cutoff', {
+        now: new Date(now),
+        id: row.id,
+        cutoff: new Date(now - LAST_SEEN_EVERY_MS),
+      })
+      .catch((err: unknown) => ctx.log.warn({ err, session: row.id }, 'could not record last_seen_at'));
   }
   const principal: Principal = { type: row.user_type, userId: Number(row.user_id), schoolId: row.school_id!, sessionId: Number(row.id) };
   if (row.user_type === 'admin') principal.role = row.admin_role as Principal['role'];
