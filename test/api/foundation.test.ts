@@ -137,6 +137,15 @@ describe('parent and staff logins', () => {
     expectError(await t.api.post('/parent-app/parent-auth-verification').send({ phone_no: p.phone, pin: p.pin }), 403, 'FORBIDDEN');
   });
 
+  it('forgets earlier failures after a successful login', async () => {
+    const s = await staffMember(a.schoolId, { pin: '6666' });
+    const attempt = (pin: string) => t.api.post('/teachers-app/teacher-auth-verification').send({ phone_no: s.phone, pin, school_id: a.schoolId });
+    for (let i = 0; i < 4; i++) expect((await attempt('0000')).status).toBe(401);
+    expect((await attempt('6666')).status).toBe(200);
+    for (let i = 0; i < 4; i++) expect((await attempt('0000')).status).toBe(401);
+    expect((await attempt('6666')).status).toBe(200);
+  });
+
   it('locks an account for 15 minutes after 5 failures, even for the right PIN', async () => {
     const s = await staffMember(a.schoolId, { pin: '5555' });
     for (let i = 0; i < 5; i++) {

@@ -12,13 +12,17 @@ export interface LockKey {
   account: string;
 }
 
-/** 429 with Retry-After while the account is locked, even for the right PIN. */
-export async function assertNotLocked(ctx: AppContext, key: LockKey): Promise<void> {
+/**
+ * 429 with Retry-After while the account is locked, even for the right PIN. Answers whether the
+ * account has failures on record, so a successful login clears them only when there are some.
+ */
+export async function assertNotLocked(ctx: AppContext, key: LockKey): Promise<boolean> {
   const [row] = await ctx.db.select<{ locked_until: Date | string | null }>(
     'SELECT locked_until FROM login_lockouts WHERE school_id = :school AND account_key = :account',
     { school: key.schoolId, account: key.account },
   );
-  if (!row?.locked_until) return;
+  if (!row) return false;
+  if (!row.locked_until) return true;
   const remaining = new Date(iso(row.locked_until)!).getTime() - Date.now();
   if (remaining > 0) {
     const seconds = Math.ceil(remaining / 1000);
@@ -26,6 +30,7 @@ export async function assertNotLocked(ctx: AppContext, key: LockKey): Promise<vo
       'Retry-After': String(seconds),
     });
   }
+  return true;
 }
 
 /**

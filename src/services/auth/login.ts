@@ -11,13 +11,14 @@ import { designationRbac } from '../staff/designations.js';
 const BAD_CREDENTIALS = 'Invalid phone number or PIN';
 
 async function guarded<T>(ctx: AppContext, key: LockKey, attempt: () => Promise<T | null>, message = BAD_CREDENTIALS): Promise<T> {
-  await assertNotLocked(ctx, key);
+  const hadFailures = await assertNotLocked(ctx, key);
   const result = await attempt();
   if (result === null) {
     await recordFailure(ctx, key);
     throw unauthorized(message);
   }
-  await clearFailures(ctx, key);
+  // Most logins have no failures on record: skip the write (a commit, so an fsync on MySQL).
+  if (hadFailures) await clearFailures(ctx, key);
   return result;
 }
 
