@@ -25,5 +25,3 @@ export interface Principal {
   rbac?: Record<Feature, Level>;
 }
 
-/** A principal of one school; services that touch tenant data take this and filter by its schoolId. */
-export type Actor = Principal;
