@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import type { ServerProcess } from './processes.js';
+import { cpuMsOf, databasePid, type ServerProcess } from './processes.js';
 
 export interface Call {
   method: 'GET' | 'POST';
@@ -12,6 +12,8 @@ export interface LoadOptions {
   connections: number;
   warmupSeconds: number;
   seconds: number;
+  /** Whether the server works against the local MariaDB, whose CPU is then measured too. */
+  database?: boolean;
 }
 
 export interface LoadResult {
@@ -25,6 +27,10 @@ export interface LoadResult {
   timeouts: number;
   statuses: Record<string, number>;
   rssPeakMb: number | null;
+  /** CPU the server process spent per request in the measured window, in ms (user + system). */
+  cpuMsPerRequest: number | null;
+  /** The same for the MariaDB server (null on SQLite, where the database works inside the service). */
+  dbCpuMsPerRequest: number | null;
 }
 
 /**
@@ -33,6 +39,8 @@ export interface LoadResult {
  * Measuring the window of a running load, not a fresh one, keeps slow requests (a login queueing
  * for bcrypt) from being undercounted while the first ones are still in flight. Each request comes
  * from `next`, which rotates accounts and schools; the server's resident memory is sampled every 250 ms.
+ * The CPU time the server (and MariaDB) used over the window, per request, tells their costs apart
+ * on a machine where the load generator and the database share the cores with the server.
  */
 export async function runLoad(server: ServerProcess, next: () => Call, o: LoadOptions): Promise<LoadResult> {
   const latencies: number[] = [];
@@ -55,6 +63,11 @@ export async function runLoad(server: ServerProcess, next: () => Call, o: LoadOp
     ],
   }) as unknown as autocannon.Instance & PromiseLike<autocannon.Result>;
   const from = performance.now() + o.warmupSeconds * 1000;
+  const db = o.database ? databasePid() : null;
+  let cpuAtStart: [number | null, number | null] = [null, null];
+  const startWindow = setTimeout(() => {
+    cpuAtStart = [cpuMsOf(server.pid), db === null ? null : cpuMsOf(db)];
+  }, o.warmupSeconds * 1000);
   instance.on('response', (_client: unknown, status: number, _bytes: number, responseTime: number) => {
     if (performance.now() < from) return;
     latencies.push(responseTime);
@@ -68,6 +81,11 @@ export async function runLoad(server: ServerProcess, next: () => Call, o: LoadOp
   }, 250);
   try {
     const r = await instance;
+    const cpuAtEnd = [cpuMsOf(server.pid), db === null ? null : cpuMsOf(db)];
+    const perRequest = (i: 0 | 1) => {
+      const [a, b] = [cpuAtStart[i], cpuAtEnd[i]];
+      return a === null || b === null || b === undefined || latencies.length === 0 ? null : Math.round(((b - a) / latencies.length) * 1000) / 1000;
+    };
     const window = Math.max(0.001, (performance.now() - from) / 1000);
     latencies.sort((a, b) => a - b);
     const at = (q: number) => (latencies.length === 0 ? 0 : Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! * 10) / 10);
@@ -83,8 +101,11 @@ export async function runLoad(server: ServerProcess, next: () => Call, o: LoadOp
       timeouts: r.timeouts,
       statuses,
       rssPeakMb: peak ?? server.rssMb(),
+      cpuMsPerRequest: perRequest(0),
+      dbCpuMsPerRequest: perRequest(1),
     };
   } finally {
+    clearTimeout(startWindow);
     clearInterval(sampler);
   }
 }

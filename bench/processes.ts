@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 
@@ -32,6 +32,31 @@ export function rssMbOf(pid: number): number | null {
   } catch {
     return null;
   }
+}
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc (null once it has gone). */
+export function cpuMsOf(pid: number): number | null {
+  try {
+    // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/** The local MariaDB server's process, whose CPU per request is the database's share of the work. */
+export function databasePid(): number | null {
+  try {
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const name = readFileSync(`/proc/${entry}/comm`, 'utf8').trim();
+      if (name === 'mariadbd' || name === 'mysqld') return Number(entry);
+    }
+  } catch {
+    // No /proc to read: the figure is left out.
+  }
+  return null;
 }
 
 function answers(url: string): Promise<number | null> {

@@ -57,13 +57,15 @@ export function derived(res: RunResults) {
   };
 }
 
+const cpu = (l: ScenarioResult['load']) => (l?.cpuMsPerRequest == null ? '—' : `${l.cpuMsPerRequest}, ${l.dbCpuMsPerRequest ?? '—'}`);
+
 function scenarioRows(list: ScenarioResult[], express: number | null): string[] {
-  const rows = ['| scenario | request | req/s | p50 ms | p99 ms | ÷ Express ceiling | peak RSS MB | result |', '|---|---|---:|---:|---:|---:|---:|---|'];
+  const rows = ['| scenario | request | req/s | p50 ms | p99 ms | ÷ Express ceiling | CPU ms/req (service, db) | peak RSS MB | result |', '|---|---|---:|---:|---:|---:|---:|---:|---|'];
   for (const r of list) {
     const l = r.load;
     const share = l && express && r.read ? pct(l.rps / express) : '—';
     const result = r.status === 'ok' ? 'ok' : `**failed**: ${(r.reason ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ')}`;
-    rows.push(`| ${r.title} | \`${r.request}\` | ${l?.rps ?? '—'} | ${l?.p50 ?? '—'} | ${l?.p99 ?? '—'} | ${share} | ${l?.rssPeakMb ?? '—'} | ${result} |`);
+    rows.push(`| ${r.title} | \`${r.request}\` | ${l?.rps ?? '—'} | ${l?.p50 ?? '—'} | ${l?.p99 ?? '—'} | ${share} | ${cpu(l)} | ${l?.rssPeakMb ?? '—'} | ${result} |`);
   }
   return rows;
 }
@@ -86,11 +88,11 @@ export function markdown(res: RunResults): string {
   out.push('');
   out.push('### Ceilings (parent feed)');
   out.push('');
-  out.push('| server | req/s | p50 ms | p99 ms | service as a share |');
-  out.push('|---|---:|---:|---:|---:|');
+  out.push('| server | req/s | p50 ms | p99 ms | CPU ms/req (server, db) | service as a share |');
+  out.push('|---|---:|---:|---:|---:|---:|');
   for (const c of res.ceilings) {
     const share = c.target === 'ceiling-node' ? d.feedVsNode : d.feedVsExpress;
-    out.push(`| ${c.target === 'ceiling-node' ? '(a) bare node:http + mysql2 prepared' : '(b) Express 5 + mysql2 prepared'} | ${c.load?.rps ?? c.reason} | ${c.load?.p50 ?? '—'} | ${c.load?.p99 ?? '—'} | ${pct(share)} |`);
+    out.push(`| ${c.target === 'ceiling-node' ? '(a) bare node:http + mysql2 prepared' : '(b) Express 5 + mysql2 prepared'} | ${c.load?.rps ?? c.reason} | ${c.load?.p50 ?? '—'} | ${c.load?.p99 ?? '—'} | ${cpu(c.load)} | ${pct(share)} |`);
   }
   out.push('');
   out.push('### Targets');
@@ -178,7 +180,7 @@ export function printSummary(res: RunResults, log: (line: string) => void): void
   log('== summary');
   for (const r of [...res.ceilings, ...res.service, ...(res.oneSchool ? [res.oneSchool] : []), ...res.sqlite]) {
     const l = r.load;
-    log(`  ${r.target.padEnd(16)} ${r.id.padEnd(20)} ${r.status === 'ok' ? `${String(l!.rps).padStart(6)} req/s  p50 ${l!.p50} ms  p99 ${l!.p99} ms` : `FAILED ${r.reason}`}`);
+    log(`  ${r.target.padEnd(16)} ${r.id.padEnd(20)} ${r.status === 'ok' ? `${String(l!.rps).padStart(6)} req/s  p50 ${l!.p50} ms  p99 ${l!.p99} ms  cpu/req ${l!.cpuMsPerRequest} ms (db ${l!.dbCpuMsPerRequest ?? '—'})` : `FAILED ${r.reason}`}`);
   }
   log(`  feed vs ceiling (a) node:http ${pct(d.feedVsNode)}, (b) Express ${pct(d.feedVsExpress)}; logins ${pct(d.loginShare)} of bcrypt bound; peak RSS ${d.rssPeak ?? '?'} MB`);
   if (d.schoolsLatencyRatio !== null) log(`  feed mean latency, ${res.datasets[0]?.schools} schools / one school: ${d.schoolsLatencyRatio.toFixed(2)}x`);

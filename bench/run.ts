@@ -13,6 +13,7 @@ import mysql from 'mysql2/promise';
 import { migrations } from '../migrations/index.js';
 import { migrate, openDatabase } from '../src/db.js';
 import { measureBcrypt } from './bcrypt-bound.js';
+import { profileArgs, summariseProfile } from './profile.js';
 import { distinctStatements, explainAll } from './explain.js';
 import { generate } from './generate.js';
 import { benchDir, dataDir, FULL_SCHOOLS, MYSQL_ROOT_URL, readMeta, repoRoot, writeMeta, type DatasetMeta } from './layout.js';
@@ -31,6 +32,7 @@ const { values: args } = parseArgs({
     source: { type: 'boolean' },
     'skip-sqlite': { type: 'boolean', default: false },
     'buffer-pool-mb': { type: 'string' },
+    profile: { type: 'boolean', default: false },
   },
 });
 
@@ -48,6 +50,7 @@ const sets = smoke
   : { main: { name: 'sp_bench', schools: FULL_SCHOOLS }, one: { name: 'sp_bench_one', schools: 1 }, sqlite: { name: 'sp_bench_sqlite', schools: 10 } };
 // The smoke run checks the harness end to end; the full run measures the built service as `npm start` runs it.
 const fromSource = args.source ?? smoke;
+const profiled = (name: string) => (args.profile ? profileArgs(name) : []);
 const only = args.only ? new Set(args.only.split(',')) : null;
 const selected = scenarios.filter((s) => !only || only.has(s.id));
 
@@ -138,7 +141,7 @@ function serviceEnv(meta: DatasetMeta, port: number, extra: NodeJS.ProcessEnv = 
 
 async function startService(meta: DatasetMeta, entry: string | null, name = 'service'): Promise<ServerProcess> {
   const port = await freePort();
-  const argv = entry ? [entry] : ['--import', 'tsx', 'src/server.ts'];
+  const argv = [...profiled(name), ...(entry ? [entry] : ['--import', 'tsx', 'src/server.ts'])];
   return startServer({ name, args: argv, env: serviceEnv(meta, port), cwd: repoRoot, port, readyPath: '/healthz' });
 }
 
@@ -146,7 +149,7 @@ async function startCeiling(meta: DatasetMeta, kind: 'node' | 'express'): Promis
   const port = await freePort();
   return startServer({
     name: `ceiling-${kind}`,
-    args: ['--import', 'tsx', path.join(benchDir, `ceiling-${kind}.ts`)],
+    args: [...profiled(`ceiling-${kind}`), '--import', 'tsx', path.join(benchDir, `ceiling-${kind}.ts`)],
     env: { PATH: process.env.PATH, NODE_ENV: 'production', PORT: String(port), DATABASE_URL: meta.databaseUrl, JWT_SECRET: meta.jwtSecret },
     cwd: repoRoot,
     port,
@@ -188,11 +191,11 @@ async function runScenario(server: ServerProcess, s: Scenario, ids: Identities, 
       return failed(`${first.status}: ${message}`.slice(0, 200));
     }
     // A login costs a bcrypt compare: a run of a second may see none finish on a busy machine.
-    const result = await runLoad(server, next, { ...load, seconds: Math.max(load.seconds, s.minSeconds ?? 0) });
+    const result = await runLoad(server, next, { ...load, seconds: Math.max(load.seconds, s.minSeconds ?? 0), database: target !== 'sqlite' });
     const bad = result.non2xx + result.errors + (result.requests === 0 ? 1 : 0);
     const reason = result.requests === 0 ? `no request completed (${result.timeouts} timeouts)`
       : bad > 0 ? `non-2xx ${result.non2xx}, errors ${result.errors} (${Object.entries(result.statuses).map(([k, v]) => `${k}: ${v}`).join(', ')})` : undefined;
-    log(`  ${target.padEnd(16)} ${s.id.padEnd(20)} ${String(result.rps).padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  rss ${result.rssPeakMb} MB${reason ? '  ' + reason : ''}`);
+    log(`  ${target.padEnd(16)} ${s.id.padEnd(20)} ${String(result.rps).padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  rss ${result.rssPeakMb} MB  cpu/req ${result.cpuMsPerRequest} ms (db ${result.dbCpuMsPerRequest ?? '—'})${reason ? '  ' + reason : ''}`);
     return { ...base, status: bad > 0 ? 'failed' : 'ok', reason, load: result };
   } catch (err) {
     return failed(`harness: ${(err as Error).message}`.slice(0, 300));
@@ -336,6 +339,7 @@ async function measure(results: RunResults, main: Dataset, one: Dataset, lite: D
         results.ceilings.push(await runScenario(ceiling, feed, ids, `ceiling-${kind}`));
       } finally {
         await ceiling.stop();
+        if (args.profile) summariseProfile(`ceiling-${kind}`).forEach((line) => log(line));
       }
     }
   }
@@ -348,6 +352,7 @@ async function measure(results: RunResults, main: Dataset, one: Dataset, lite: D
     throw new Error(`${(err as Error).message}\n--- service output ---\n${service.output()}`);
   } finally {
     await service.stop();
+    if (args.profile) summariseProfile('service').forEach((line) => log(line));
   }
 
   if (selected.includes(feed)) {
