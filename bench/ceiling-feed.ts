@@ -24,12 +24,11 @@ const TOUCH_SQL = 'UPDATE sessions SET last_seen_at = ? WHERE id = ? AND last_se
 
 const COLUMNS = `a.id, a.school_id, a.title, a.description, a.activity_type, a.status, a.staff_id, s.name AS author_name,
   a.student_id, a.created_at, a.updated_at`;
-const half = (target: string) => `SELECT * FROM (SELECT ${COLUMNS} FROM activities a LEFT JOIN staff s ON s.id = a.staff_id AND s.school_id = a.school_id
-  WHERE a.school_id = ? AND a.status = 'published' AND a.deleted_status = 0 AND ${target}
-  ORDER BY a.created_at DESC, a.id DESC LIMIT 20)`;
-const FEED_SQL = `${half('a.student_id IS NULL')} AS school_wide UNION ALL
-  ${half('a.student_id IN (SELECT c.id FROM students c WHERE c.school_id = ? AND c.parent_id = ?)')} AS targeted
-  ORDER BY created_at DESC, id DESC LIMIT 20`;
+// The service's feed query (src/services/activities/activities.ts parentFeed, default page), verbatim.
+const FEED_SQL = `SELECT ${COLUMNS} FROM activities a FORCE INDEX (activities_feed) LEFT JOIN staff s ON s.id = a.staff_id AND s.school_id = a.school_id
+  WHERE a.school_id = ? AND a.status = 'published' AND a.deleted_status = 0
+    AND (a.student_id IS NULL OR a.student_id IN (SELECT c.id FROM students c WHERE c.school_id = ? AND c.parent_id = ?))
+  ORDER BY a.created_at DESC, a.id DESC LIMIT 20 OFFSET 0`;
 
 interface Claims {
   sub: string;
@@ -86,7 +85,7 @@ export function createFeed(databaseUrl: string, jwtSecret: string) {
     if (row.school_status !== 'active') return fail(403, 'FORBIDDEN', 'School access is suspended');
     if (now - (row.last_seen_at as Date).getTime() > 60_000) await pool.execute(TOUCH_SQL, [new Date(now), Number(row.id), new Date(now - 60_000)]);
 
-    const [page] = await pool.execute(FEED_SQL, [claims.school_id, claims.school_id, claims.school_id, Number(claims.sub)]);
+    const [page] = await pool.execute(FEED_SQL, [claims.school_id, claims.school_id, Number(claims.sub)]);
     const data = (page as ActivityRow[]).map((r) => ({
       id: r.id,
       school_id: r.school_id,
