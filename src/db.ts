@@ -4,6 +4,7 @@ import { SequelizeStorage, Umzug } from 'umzug';
 import type { Config } from './config.js';
 import { initModels } from './models/index.js';
 import { migrations } from '../migrations/index.js';
+import { preparedRunner } from './prepared.js';
 
 export type Dialect = 'sqlite' | 'mysql';
 
@@ -24,6 +25,9 @@ export interface Database {
  */
 const SQLITE_LOCK_WAIT_MS = 5000;
 
+/** Connections per pool: Sequelize's (models, transactions, the console) and the hot path's prepared statements, 20 in all. */
+const MYSQL_POOL_MAX = 10;
+
 const define: Options['define'] = { underscored: true, timestamps: true, createdAt: 'created_at', updatedAt: 'updated_at' };
 
 /** The SQLite file in DATA_DIR unless a test or the caller names another. */
@@ -39,7 +43,7 @@ function createSequelize(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'sqlit
       timezone: '+00:00',
       define,
       benchmark: false,
-      pool: { max: 20, min: 0, acquire: 5000, idle: 10_000, evict: 5000 },
+      pool: { max: MYSQL_POOL_MAX, min: 0, acquire: 5000, idle: 10_000, evict: 5000 },
       dialectOptions: { connectTimeout: 5000, supportBigNumbers: true, decimalNumbers: true },
     });
   }
@@ -109,13 +113,25 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     await sequelize.query('PRAGMA journal_mode = WAL');
     await sequelize.query('PRAGMA synchronous = NORMAL');
   }
+  if (config.databaseUrl) {
+    const prepared = preparedRunner(config.databaseUrl, sequelize, MYSQL_POOL_MAX);
+    return {
+      sequelize,
+      dialect,
+      select: <T>(sql: string, replacements?: Record<string, unknown> | unknown[]) => prepared.run<T[]>(sql, replacements),
+      execute: async (sql, replacements) => Number((await prepared.run<{ affectedRows?: number }>(sql, replacements)).affectedRows ?? 0),
+      close: async () => {
+        await Promise.all([prepared.close(), sequelize.close()]);
+      },
+    };
+  }
   return {
     sequelize,
     dialect,
     select: <T>(sql: string, replacements?: Record<string, unknown> | unknown[]) =>
       sequelize.query(sql, { replacements, type: QueryTypes.SELECT, raw: true }) as Promise<T[]>,
     async execute(sql, replacements) {
-      // Sequelize reports the affected row count for its UPDATE query type on both dialects, whatever the statement.
+      // Sequelize reports the affected row count for its UPDATE query type, whatever the statement.
       const [, affected] = (await sequelize.query(sql, { replacements, type: QueryTypes.UPDATE })) as [unknown, number];
       return Number(affected ?? 0);
     },
