@@ -157,6 +157,8 @@ export function iso(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   if (value instanceof Date) return value.toISOString();
   const s = String(value);
+  // MySQL's DATETIME(3) text in UTC: already ISO 8601 but for the separator and the zone.
+  if (s.length === 23 && s[10] === ' ' && s[19] === '.') return `${s.slice(0, 10)}T${s.slice(11)}Z`;
   const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2}(?:\.\d+)?)(?: ?(Z|[+-]\d{2}:\d{2}))?$/.exec(s);
   if (m) return new Date(`${m[1]}T${m[2]}${m[3] && m[3] !== '+00:00' ? m[3] : 'Z'}`).toISOString();
   const d = new Date(s);

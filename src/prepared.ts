@@ -4,8 +4,10 @@ import type { Sequelize } from 'sequelize';
 /**
  * MySQL's hot path: a statement with `:name` (or `?`) placeholders run as a server-side prepared
  * statement, skipping the per-call work of Sequelize's query layer (replacement parsing, a stack
- * trace per query, a moment-timezone parse of every date). Rows come back as mysql2 builds them:
- * dates as Date objects, numbers as numbers.
+ * trace per query, a moment-timezone parse of every date). Rows come back as mysql2 reads them,
+ * numbers as numbers and dates as the text SQLite gives too ('YYYY-MM-DD HH:MM:SS.mmm', in UTC),
+ * which iso() turns into ISO 8601 by rearranging it: mysql2 would otherwise build each Date by
+ * printing that text and parsing it again.
  */
 
 type Part = string | { name: string } | { position: number };
@@ -91,6 +93,7 @@ export function preparedRunner(databaseUrl: string, sequelize: Sequelize, connec
     idleTimeout: 10_000,
     connectTimeout: 5000,
     timezone: '+00:00',
+    dateStrings: true,
     supportBigNumbers: true,
     decimalNumbers: true,
     flags: ['-FOUND_ROWS'],
