@@ -3,6 +3,7 @@ import * as m0001 from './0001-initial-schema.js';
 import * as m0002 from './0002-console-sessions.js';
 import * as m0003 from './0003-feed-indexes.js';
 import * as m0004 from './0004-feed-single-walk.js';
+import * as m0005 from './0005-student-search-index.js';
 
 export interface Migration {
   name: string;
@@ -11,4 +12,4 @@ export interface Migration {
 }
 
 /** Every migration, in order: imported statically so that the same list runs from the sources and from dist/. */
-export const migrations: Migration[] = [m0001, m0002, m0003, m0004];
+export const migrations: Migration[] = [m0001, m0002, m0003, m0004, m0005];

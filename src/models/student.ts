@@ -35,6 +35,7 @@ export class Student extends Model<InferAttributes<Student>, InferCreationAttrib
           { name: 'students_school_status', fields: ['school_id', 'status', 'id'] },
           { name: 'students_school_grade', fields: ['school_id', 'grade', 'status'] },
           { name: 'students_school_name', fields: ['school_id', 'student_full_name'] },
+          { name: 'students_school_search', fields: ['school_id', 'status', 'student_full_name', 'roll_no'] },
         ],
       },
     );
