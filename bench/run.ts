@@ -33,6 +33,7 @@ const { values: args } = parseArgs({
     'skip-sqlite': { type: 'boolean', default: false },
     'buffer-pool-mb': { type: 'string' },
     profile: { type: 'boolean', default: false },
+    'node-flags': { type: 'string' },
   },
 });
 
@@ -141,7 +142,7 @@ function serviceEnv(meta: DatasetMeta, port: number, extra: NodeJS.ProcessEnv = 
 
 async function startService(meta: DatasetMeta, entry: string | null, name = 'service'): Promise<ServerProcess> {
   const port = await freePort();
-  const argv = [...profiled(name), ...(entry ? [entry] : ['--import', 'tsx', 'src/server.ts'])];
+  const argv = [...profiled(name), ...(args['node-flags']?.split(' ').filter(Boolean) ?? []), ...(entry ? [entry] : ['--import', 'tsx', 'src/server.ts'])];
   return startServer({ name, args: argv, env: serviceEnv(meta, port), cwd: repoRoot, port, readyPath: '/healthz' });
 }
 
