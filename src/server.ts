@@ -1,3 +1,4 @@
+import './heap-growth.js';
 import 'dotenv/config';
 import type { Server } from 'node:http';
 import { rejectMalformedRequest } from './api/middleware/client-error.js';
