@@ -88,9 +88,8 @@ export interface PreparedRunner {
 export function preparedRunner(databaseUrl: string, sequelize: Sequelize, connectionLimit: number): PreparedRunner {
   const pool = mysql.createPool({
     uri: databaseUrl,
+    // Kept open once made (mysql2's idle sweep would close every free one at each pass, under load too).
     connectionLimit,
-    maxIdle: 0,
-    idleTimeout: 10_000,
     connectTimeout: 5000,
     timezone: '+00:00',
     dateStrings: true,
