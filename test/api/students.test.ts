@@ -55,6 +55,7 @@ describe('GET /web-app/students', () => {
     expect(names(await get({ status: 'all' }))).toHaveLength(4);
     expect(names(await get({ grade: '6' }))).toEqual(['Chetan Rao']);
     expect(names(await get({ search: 'asha' }))).toEqual(['Asha Mehta']);
+    expect(names(await get({ search: 'MEHTA' }))).toEqual(['Asha Mehta']);
     expect(names(await get({ search: 'x-7' }))).toEqual(['Chetan Rao']);
     expect(names(await get({ search: '%' }))).toEqual([]);
   });
