@@ -64,6 +64,12 @@ describe('GET /web-app/students', () => {
     const res = await get({ page: 2, limit: 2 });
     expect(names(res)).toEqual(['Chetan Rao']);
     expect(res.body.data.pagination).toMatchObject({ total: 3, page: 2, limit: 2 });
+    const past = await get({ page: 9, limit: 2 });
+    expect(names(past)).toEqual([]);
+    expect(past.body.data.pagination).toMatchObject({ total: 3, page: 9, limit: 2 });
+    const searched = await get({ search: 'rao', limit: 1 });
+    expect(names(searched)).toEqual(['Chetan Rao']);
+    expect(searched.body.data.pagination).toMatchObject({ total: 1, page: 1, limit: 1 });
   });
 
   it('answers 400 for a bad limit, status or missing school_id, and 403 for another school', async () => {
