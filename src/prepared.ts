@@ -14,12 +14,22 @@ type Part = string | { name: string } | { position: number };
 
 type QueryClass = new (connection: unknown, sequelize: Sequelize, options: object) => { formatError(err: Error, stack?: string): Error };
 
-const parsed = new Map<string, Part[]>();
+interface Parsed {
+  parts: Part[];
+  /** The statement with one `?` a placeholder, built once: mysql2 keys its statement cache by this text. */
+  plain: string;
+}
+
+const parsed = new Map<string, Parsed>();
 /** Statements are built from the code's templates, so the cache stays small; a bound keeps a mistake from growing it. */
 const MAX_PARSED = 2000;
 
-/** The statement cut at its placeholders, skipping quoted strings and identifiers. */
-function parse(sql: string): Part[] {
+/**
+ * The statement cut at its placeholders, skipping quoted strings and identifiers, without its
+ * comments and with each run of white space outside quotes made one space: mysql2 hashes the text
+ * as a cache key on every call.
+ */
+function parse(sql: string): Parsed {
   const parts: Part[] = [];
   let text = '';
   let position = 0;
@@ -38,41 +48,58 @@ function parse(sql: string): Part[] {
       parts.push(text, { name });
       text = '';
       i += name.length;
+    } else if ((c === '-' && sql[i + 1] === '-') || (c === '/' && sql[i + 1] === '*')) {
+      // A comment goes: with the line breaks made spaces, a -- comment would swallow the rest.
+      const close = c === '-' ? sql.indexOf('\n', i) : sql.indexOf('*/', i + 2) + 1;
+      i = close <= 0 ? sql.length : close;
+      if (!text.endsWith(' ')) text += ' ';
+    } else if (/\s/.test(c)) {
+      if (!text.endsWith(' ')) text += ' ';
     } else {
       text += c;
     }
   }
   parts.push(text);
-  return parts;
+  return { parts, plain: parts.map((p) => (typeof p === 'string' ? p : '?')).join('').trim() };
 }
 
 /** `?` placeholders and their values in order; a list becomes `?, ?, …` (an empty one NULL, so `IN ()` matches nothing). */
 export function bindPositional(sql: string, replacements: Record<string, unknown> | unknown[] = {}): { sql: string; values: unknown[] } {
-  let parts = parsed.get(sql);
-  if (!parts) {
-    parts = parse(sql);
+  let statement = parsed.get(sql);
+  if (!statement) {
+    statement = parse(sql);
     if (parsed.size >= MAX_PARSED) parsed.clear();
-    parsed.set(sql, parts);
+    parsed.set(sql, statement);
   }
-  let out = '';
   const values: unknown[] = [];
-  for (const part of parts) {
+  let lists = false;
+  for (const part of statement.parts) {
+    if (typeof part === 'string') continue;
+    const key = 'name' in part ? part.name : part.position;
+    const value = Array.isArray(replacements) ? replacements[key as number] : (replacements as Record<string, unknown>)[key as string];
+    if (value === undefined) throw new Error(`The statement's placeholder ${'name' in part ? `:${part.name}` : `#${part.position + 1}`} has no value`);
+    values.push(value);
+    if (Array.isArray(value)) lists = true;
+  }
+  if (!lists) return { sql: statement.plain, values };
+  let out = '';
+  const flat: unknown[] = [];
+  let next = 0;
+  for (const part of statement.parts) {
     if (typeof part === 'string') {
       out += part;
       continue;
     }
-    const key = 'name' in part ? part.name : part.position;
-    const value = Array.isArray(replacements) ? replacements[key as number] : (replacements as Record<string, unknown>)[key as string];
-    if (value === undefined) throw new Error(`The statement's placeholder ${'name' in part ? `:${part.name}` : `#${part.position + 1}`} has no value`);
+    const value = values[next++];
     if (Array.isArray(value)) {
       out += value.length === 0 ? 'NULL' : value.map(() => '?').join(', ');
-      values.push(...value);
+      flat.push(...value);
     } else {
       out += '?';
-      values.push(value);
+      flat.push(value);
     }
   }
-  return { sql: out, values };
+  return { sql: out.trim(), values: flat };
 }
 
 export interface PreparedRunner {

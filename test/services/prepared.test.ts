@@ -22,6 +22,15 @@ describe('binding a statement for a MySQL prepared statement', () => {
     expect(bindPositional(sql, { d: 1 })).toEqual({ sql: "SELECT `a:b`, 'at 10:30?', \"x:y\", 'it\\'s :not' FROM t WHERE d = ?", values: [1] });
   });
 
+  it('makes each run of white space outside quotes one space, and leaves the quoted text as it is', () => {
+    const sql = `SELECT a,
+        b   FROM t
+      WHERE c = :c AND d = '  two  spaces '`;
+    expect(bindPositional(sql, { c: 1 })).toEqual({ sql: "SELECT a, b FROM t WHERE c = ? AND d = '  two  spaces '", values: [1] });
+    expect(bindPositional(`${sql} AND e IN (:e)`, { c: 1, e: [2, 3] }).sql).toBe("SELECT a, b FROM t WHERE c = ? AND d = '  two  spaces ' AND e IN (?, ?)");
+    expect(bindPositional('SELECT a -- :not a placeholder\n FROM t /* nor :this */ WHERE b = :b', { b: 2 })).toEqual({ sql: 'SELECT a FROM t WHERE b = ?', values: [2] });
+  });
+
   it('takes positional values for ? placeholders', () => {
     expect(bindPositional('UPDATE t SET a = ? WHERE id IN (?)', ['v', [1, 2]])).toEqual({ sql: 'UPDATE t SET a = ? WHERE id IN (?, ?)', values: ['v', 1, 2] });
   });
