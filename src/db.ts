@@ -4,7 +4,7 @@ import { SequelizeStorage, Umzug } from 'umzug';
 import type { Config } from './config.js';
 import { initModels } from './models/index.js';
 import { migrations } from '../migrations/index.js';
-import { preparedRunner } from './prepared.js';
+import { preparedRunner, type PoolStats } from './prepared.js';
 
 export type Dialect = 'sqlite' | 'mysql';
 
@@ -15,6 +15,8 @@ export interface Database {
   select<T = Record<string, unknown>>(sql: string, replacements?: Record<string, unknown> | unknown[]): Promise<T[]>;
   /** A write with bound values; returns the affected row count. */
   execute(sql: string, replacements?: Record<string, unknown> | unknown[]): Promise<number>;
+  /** MySQL's connection pools by name: `models` (Sequelize) and `statements` (the prepared path); none on SQLite. */
+  pools(): Array<PoolStats & { pool: string }>;
   close(): Promise<void>;
 }
 
@@ -120,6 +122,13 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       dialect,
       select: <T>(sql: string, replacements?: Record<string, unknown> | unknown[]) => prepared.run<T[]>(sql, replacements),
       execute: async (sql, replacements) => Number((await prepared.run<{ affectedRows?: number }>(sql, replacements)).affectedRows ?? 0),
+      pools: () => {
+        const models = (sequelize.connectionManager as unknown as { pool: PoolStats }).pool;
+        return [
+          { pool: 'models', size: models.size, available: models.available, using: models.using, waiting: models.waiting },
+          { pool: 'statements', ...prepared.stats() },
+        ];
+      },
       close: async () => {
         await Promise.all([prepared.close(), sequelize.close()]);
       },
@@ -135,6 +144,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       const [, affected] = (await sequelize.query(sql, { replacements, type: QueryTypes.UPDATE })) as [unknown, number];
       return Number(affected ?? 0);
     },
+    pools: () => [],
     close: () => sequelize.close(),
   };
 }

@@ -102,9 +102,24 @@ export function bindPositional(sql: string, replacements: Record<string, unknown
   return { sql: out.trim(), values: flat };
 }
 
+export interface PoolStats {
+  size: number;
+  available: number;
+  using: number;
+  waiting: number;
+}
+
 export interface PreparedRunner {
   run<T>(sql: string, replacements?: Record<string, unknown> | unknown[]): Promise<T>;
+  stats(): PoolStats;
   close(): Promise<void>;
+}
+
+// mysql2 counts its connections in these fields and offers no public figure.
+interface Mysql2PoolState {
+  _allConnections: { length: number };
+  _freeConnections: { length: number };
+  _connectionQueue: { length: number };
 }
 
 /**
@@ -141,6 +156,12 @@ export function preparedRunner(databaseUrl: string, sequelize: Sequelize, connec
         Object.assign(err as object, { sql: bound.sql, parameters: bound.values });
         throw new Query(null, sequelize, {}).formatError(err as Error);
       }
+    },
+    stats() {
+      const state = pool as unknown as Mysql2PoolState;
+      const size = state._allConnections.length;
+      const available = state._freeConnections.length;
+      return { size, available, using: size - available, waiting: state._connectionQueue.length };
     },
     close: () => new Promise<void>((resolve) => pool.end(() => resolve())),
   };

@@ -20,6 +20,13 @@ describe('metrics', () => {
     expect(res.text).toContain('http_request_duration_seconds_bucket');
     expect(res.text).toMatch(/push_outbox_backlog \d+/);
     expect(res.text).not.toContain('999999');
+    if (t.ctx.db.dialect === 'mysql') {
+      // Both pools served this test's requests: the models' (logins, sessions) and the prepared statements'.
+      expect(res.text).toMatch(/db_pool_connections\{pool="models",state="size"\} [1-9]/);
+      expect(res.text).toMatch(/db_pool_connections\{pool="statements",state="size"\} [1-9]/);
+    } else {
+      expect(res.text).not.toMatch(/db_pool_connections\{/);
+    }
   });
 
   it('is off unless METRICS_ENABLED=true', async () => {

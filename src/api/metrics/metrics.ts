@@ -2,13 +2,6 @@ import type { Express, RequestHandler } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AppContext } from '../../context.js';
 
-interface PoolStats {
-  size: number;
-  available: number;
-  using: number;
-  waiting: number;
-}
-
 /**
  * Prometheus metrics at /metrics (METRICS_ENABLED=true): request counts and latencies by route
  * template and status, the database pool, and the push outbox backlog. Routes are labelled by their
@@ -28,16 +21,13 @@ export function mountMetrics(app: Express, ctx: AppContext): void {
   });
   new Gauge({
     name: 'db_pool_connections',
-    help: 'Database pool connections by state (MySQL; SQLite has no pool)',
-    labelNames: ['state'],
+    help: "Database pool connections by pool and state (MySQL: 'models' for Sequelize, 'statements' for the prepared hot path; SQLite has no pool)",
+    labelNames: ['pool', 'state'],
     registers: [registry],
     collect() {
-      const pool = (ctx.db.sequelize.connectionManager as unknown as { pool?: PoolStats }).pool;
-      if (!pool || typeof pool.size !== 'number') return;
-      this.set({ state: 'size' }, pool.size);
-      this.set({ state: 'available' }, pool.available);
-      this.set({ state: 'using' }, pool.using);
-      this.set({ state: 'waiting' }, pool.waiting);
+      for (const { pool, ...states } of ctx.db.pools()) {
+        for (const [state, n] of Object.entries(states)) this.set({ pool, state }, n);
+      }
     },
   });
   new Gauge({
