@@ -48,8 +48,9 @@ function parse(sql: string): Parsed {
       parts.push(text, { name });
       text = '';
       i += name.length;
-    } else if ((c === '-' && sql[i + 1] === '-') || (c === '/' && sql[i + 1] === '*')) {
+    } else if ((c === '-' && sql[i + 1] === '-' && /\s/.test(sql[i + 2] ?? ' ')) || (c === '/' && sql[i + 1] === '*')) {
       // A comment goes: with the line breaks made spaces, a -- comment would swallow the rest.
+      // (MySQL reads -- as a comment only before white space: `a--1` is a minus minus one.)
       const close = c === '-' ? sql.indexOf('\n', i) : sql.indexOf('*/', i + 2) + 1;
       i = close <= 0 ? sql.length : close;
       if (!text.endsWith(' ')) text += ' ';

@@ -29,6 +29,7 @@ describe('binding a statement for a MySQL prepared statement', () => {
     expect(bindPositional(sql, { c: 1 })).toEqual({ sql: "SELECT a, b FROM t WHERE c = ? AND d = '  two  spaces '", values: [1] });
     expect(bindPositional(`${sql} AND e IN (:e)`, { c: 1, e: [2, 3] }).sql).toBe("SELECT a, b FROM t WHERE c = ? AND d = '  two  spaces ' AND e IN (?, ?)");
     expect(bindPositional('SELECT a -- :not a placeholder\n FROM t /* nor :this */ WHERE b = :b', { b: 2 })).toEqual({ sql: 'SELECT a FROM t WHERE b = ?', values: [2] });
+    expect(bindPositional('SELECT a--1 FROM t WHERE b = :b', { b: 2 })).toEqual({ sql: 'SELECT a--1 FROM t WHERE b = ?', values: [2] });
   });
 
   it('takes positional values for ? placeholders', () => {
