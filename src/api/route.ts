@@ -69,13 +69,25 @@ export function zodDetails(error: z.ZodError, prefix?: string): FieldError[] {
   }));
 }
 
-/** The path of the first string holding a NUL byte: no field of this domain carries one, and databases disagree on them. */
-function nulField(value: unknown, path: string[] = []): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') || 'body' : null;
-  if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      const found = nulField(v, [...path, k]);
-      if (found) return found;
+/**
+ * The path of the first string holding a NUL byte: no field of this domain carries one, and databases
+ * disagree on them. Walked with a list, not recursion: a body of deeply nested arrays must not
+ * overflow the stack before the schema refuses it.
+ */
+function nulField(value: unknown): string | null {
+  interface Step { key: string; parent: Step | null }
+  const pathOf = (step: Step | null) => {
+    const keys: string[] = [];
+    for (let s = step; s; s = s.parent) keys.unshift(s.key);
+    return keys.join('.') || 'body';
+  };
+  const pending: Array<[unknown, Step | null]> = [[value, null]];
+  while (pending.length > 0) {
+    const [v, step] = pending.pop()!;
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) return pathOf(step);
+    } else if (v && typeof v === 'object') {
+      for (const [k, child] of Object.entries(v).reverse()) pending.push([child, { key: k, parent: step }]);
     }
   }
   return null;

@@ -31,6 +31,19 @@ describe('envelope and framework errors', () => {
     expectError(res, 413, 'PAYLOAD_TOO_LARGE');
   });
 
+  it('answers a NUL byte with 400 naming the field, and a deeply nested body with 400, not 500', async () => {
+    const nul = await t.api.post('/web-app/signin').send({ email: 'a@b.org', password: { inner: ['ok', 'x\u0000y'] } });
+    expectError(nul, 400, 'BAD_REQUEST');
+    expect(nul.body.error.details).toEqual([{ field: 'password.inner.1', message: 'must not contain NUL characters' }]);
+    const deep = `{"email":"a@b.org","password":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
+    expectError(await t.api.post('/web-app/signin').set('Content-Type', 'application/json').send(deep), 400, 'BAD_REQUEST');
+  });
+
+  it('answers a path that is not validly percent-encoded with 400', async () => {
+    expectError(await t.api.get('/web-app/students/%E0').set(bearer(a.adminToken)), 400, 'BAD_REQUEST');
+    expectError(await t.api.get('/parent-app/write-to/%E0'), 400, 'BAD_REQUEST');
+  });
+
   it('names each invalid field in details', async () => {
     const res = await t.api.post('/web-app/signup').send({ name: '', email: 'not-an-email', password: 'short' });
     expectError(res, 400, 'BAD_REQUEST');

@@ -52,6 +52,8 @@ export function toAppError(err: unknown): AppError {
   if (err instanceof ConnectionError || err instanceof TimeoutError || lostDatabase(err) || (err instanceof BaseError && /ConnectionAcquireTimeout/.test(err.name))) {
     return new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable; try again shortly', undefined, { 'Retry-After': '5' });
   }
+  // The router could not percent-decode a path parameter (`/students/%E0`): a client's mistake.
+  if (err instanceof URIError) return new AppError('BAD_REQUEST', 'The request path is not validly percent-encoded');
   const status = e?.status ?? e?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500 && e?.expose) {
     return new AppError(status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST', 'The request could not be read');
