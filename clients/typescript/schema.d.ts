@@ -2852,7 +2852,7 @@ export interface operations {
                     message: string;
                     /** @description Required for type leave */
                     leave_from?: string;
-                    /** @description Required for type leave; not before leave_from */
+                    /** @description Required for type leave; not before leave_from, and at most 366 days from it */
                     leave_to?: string;
                 };
             };

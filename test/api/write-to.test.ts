@@ -92,6 +92,13 @@ describe('creating a request', () => {
     expect(reversed.body.error.details[0].field).toBe('leave_to');
     const notADate = await t.api.post('/parent-app/write-to').set(bearer(f.p1.token)).send(leave(f.asha, '2026-02-30', '2026-03-01'));
     expectError(notADate, 400, 'BAD_REQUEST');
+    // Resolving a leave writes a mark a day: a span of centuries is refused, a school year is not.
+    const endless = await t.api.post('/parent-app/write-to').set(bearer(f.p1.token)).send(leave(f.asha, '0001-01-01', '9999-12-31'));
+    expectError(endless, 400, 'BAD_REQUEST');
+    expect(endless.body.error.details[0].field).toBe('leave_to');
+    expect((await t.api.post('/parent-app/write-to').set(bearer(f.p1.token)).send(leave(f.asha, '2027-01-01', '2027-01-02'))).status).toBe(201);
+    expectError(await t.api.post('/parent-app/write-to').set(bearer(f.p1.token)).send(leave(f.asha, '2027-01-01', '2028-01-02')), 400, 'BAD_REQUEST');
+    expect((await t.api.post('/parent-app/write-to').set(bearer(f.p1.token)).send(leave(f.asha, '2027-01-01', '2028-01-01'))).status).toBe(201);
   });
 
   it('refuses an unknown type and an empty message with 400', async () => {

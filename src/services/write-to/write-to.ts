@@ -19,6 +19,9 @@ export type WriteToType = (typeof writeToTypes)[number];
 
 const message = () => z.string().trim().min(1).max(10_000);
 
+/** A leave covers one school year at most: resolving it writes an attendance mark for each of its days. */
+export const MAX_LEAVE_DAYS = 366;
+
 export const newWriteToInput = z
   .object({
     student_id: id().nullable().optional().describe('One of the parent\'s children; for a leave request it may be left out when the parent has one child'),
@@ -26,7 +29,7 @@ export const newWriteToInput = z
     subject: title().optional().describe('Defaults to the type, e.g. "Leave request"'),
     message: message(),
     leave_from: date().optional().describe('Required for type leave'),
-    leave_to: date().optional().describe('Required for type leave; not before leave_from'),
+    leave_to: date().optional().describe(`Required for type leave; not before leave_from, and at most ${MAX_LEAVE_DAYS} days from it`),
   })
   .superRefine((v, issue) => {
     if (v.type !== 'leave') return;
@@ -34,6 +37,8 @@ export const newWriteToInput = z
     if (!v.leave_to) issue.addIssue({ code: 'custom', path: ['leave_to'], message: 'is required for a leave request' });
     if (v.leave_from && v.leave_to && v.leave_from > v.leave_to) {
       issue.addIssue({ code: 'custom', path: ['leave_to'], message: 'must not be before leave_from' });
+    } else if (v.leave_from && v.leave_to && Date.parse(v.leave_to) - Date.parse(v.leave_from) >= MAX_LEAVE_DAYS * 86_400_000) {
+      issue.addIssue({ code: 'custom', path: ['leave_to'], message: `must be within ${MAX_LEAVE_DAYS} days of leave_from` });
     }
   });
 export type NewWriteTo = z.input<typeof newWriteToInput>;
