@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
+import path from 'node:path';
+import { dataDir } from './layout.js';
 
 /** A server under test running as its own process, so its memory and CPU are its own. */
 export interface ServerProcess {
@@ -84,11 +86,18 @@ export interface StartOptions {
   timeoutMs?: number;
 }
 
-/** Starts `node <args>` and waits until it answers on its port; a process that exits first fails with its output. */
+/**
+ * Starts `node <args>` and waits until it answers on its port; a process that exits first fails with its output.
+ * Everything it prints also goes to bench/.data/logs/<name>.log (a `--trace-gc` run, say).
+ */
 export async function startServer(o: StartOptions): Promise<ServerProcess> {
   const child: ChildProcess = spawn(process.execPath, o.args, { cwd: o.cwd, env: o.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  mkdirSync(path.join(dataDir, 'logs'), { recursive: true });
+  const file = createWriteStream(path.join(dataDir, 'logs', `${o.name}.log`));
+  child.once('exit', () => file.end());
   let out = '';
   const keep = (chunk: Buffer) => {
+    file.write(chunk);
     out = (out + chunk.toString()).slice(-8000);
   };
   child.stdout!.on('data', keep);

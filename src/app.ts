@@ -1,21 +1,18 @@
-import cookieParser from 'cookie-parser';
 import cors from 'cors';
 import express, { type Express, type Router } from 'express';
 import helmet from 'helmet';
-import { pinoHttp } from 'pino-http';
-import { randomUUID } from 'node:crypto';
 import type { AppContext } from './context.js';
 import { mountDocs } from './api/docs/docs.js';
 import { mountHealth } from './api/health/health.routes.js';
 import { createAuthenticators } from './api/middleware/authenticate.js';
 import { errorHandler, unknownRoute } from './api/middleware/errors.js';
 import { createRateLimits } from './api/middleware/rate-limits.js';
+import { requestLog } from './api/middleware/request-log.js';
 import { mountMetrics } from './api/metrics/metrics.js';
 import { buildOpenApi } from './api/openapi.js';
 import { ApiRouter, type RegisteredRoute } from './api/route.js';
 import type { Routers } from './api/routers.js';
 import { features } from './api/features.js';
-import { redactUrl } from './logger.js';
 import { version } from './version.js';
 
 export interface CreatedApp {
@@ -37,28 +34,12 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): CreatedApp
   app.set('query parser', 'simple');
   app.set('trust proxy', ctx.config.trustProxy);
 
-  app.use(
-    pinoHttp({
-      logger: ctx.log,
-      genReqId: (req, res) => {
-        const given = req.headers['x-request-id'];
-        const id = typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      serializers: {
-        req: (req: { id: string; method: string; url: string; remoteAddress?: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-    }),
-  );
+  app.use(requestLog(app, ctx.log));
   if (ctx.config.metricsEnabled) mountMetrics(app, ctx);
   app.use(helmet());
   // Credentials are granted with the origin, to listed origins only; every other origin gets no CORS grant at all.
   app.use(cors((req, done) => done(null, { origin: ctx.config.corsOrigins, credentials: ctx.config.corsOrigins.includes(req.headers.origin ?? '') })));
   app.use(express.json({ limit: '1mb' }));
-  app.use(cookieParser());
 
   const auth = createAuthenticators(ctx);
   const limits = createRateLimits(ctx.config);

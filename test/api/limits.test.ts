@@ -63,6 +63,29 @@ describe('logging and readiness', () => {
     }
   });
 
+  it('logs one line per request, and a failed request at error level under its request id', async () => {
+    const t = await startTestApp();
+    try {
+      const lines: string[] = [];
+      const sink = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
+      const { app } = createApp({ ...t.ctx, log: pino({ level: 'info' }, sink) });
+      const s = await school(t);
+      const ok = await supertest(app).get('/web-app/sessions').set('Authorization', `Bearer ${s.adminToken}`).set('X-Request-Id', 'req-ok');
+      expect(ok.status).toBe(200);
+      await t.ctx.db.close();
+      const failed = await supertest(app).get('/web-app/sessions').set('Authorization', `Bearer ${s.adminToken}`).set('X-Request-Id', 'req-down');
+      expect(failed.status).toBeGreaterThanOrEqual(500);
+      const entries = lines.map((l) => JSON.parse(l) as { level: number; msg: string; reqId?: string; req?: { id: string; method: string; url: string }; res?: { statusCode: number }; responseTime?: number });
+      const completed = entries.find((e) => e.req?.id === 'req-ok');
+      expect(completed).toMatchObject({ level: 30, msg: 'request completed', req: { method: 'GET', url: '/web-app/sessions' }, res: { statusCode: 200 } });
+      expect(typeof completed?.responseTime).toBe('number');
+      expect(entries.find((e) => e.req?.id === 'req-down')).toMatchObject({ level: 50, msg: 'request errored', res: { statusCode: failed.status } });
+      expect(entries.find((e) => e.msg === 'request failed')).toMatchObject({ level: 50, reqId: 'req-down' });
+    } finally {
+      await t.close().catch(() => undefined);
+    }
+  });
+
   it('answers /readyz 503 when the database does not answer', async () => {
     const t = await startTestApp();
     expect((await t.api.get('/readyz')).status).toBe(200);

@@ -1,3 +1,4 @@
+import { parse as parseCookies } from 'cookie';
 import type { Request, RequestHandler } from 'express';
 import { Strategy as JwtStrategy } from 'passport-jwt';
 import type { AppContext, Principal } from '../../context.js';
@@ -19,8 +20,9 @@ export function extractToken(req: Request): string | null {
     req.tokenSource = 'query';
     return query;
   }
-  const cookie = (req.cookies as Record<string, unknown> | undefined)?.access_token;
-  if (typeof cookie === 'string' && cookie) {
+  // Parsed here, only when no other source gave a token: most calls carry a header and no cookie.
+  const cookie = req.headers.cookie ? parseCookies(req.headers.cookie).access_token : undefined;
+  if (cookie) {
     req.tokenSource = 'cookie';
     return cookie;
   }
