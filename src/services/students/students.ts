@@ -122,23 +122,22 @@ export async function listStudents(ctx: AppContext, principal: Principal, raw: S
     values.q = `%${query.search.replace(/[!%_]/g, '!$&')}%`;
   }
   const filter = where.join(' AND ');
-  // The page's ids and the total in one pass over an index (the search index tests the pattern on
-  // its own entries; MariaDB would rather read every row through students_school_status), then
-  // only the page's rows. A page past the end has no row to carry the total: it is counted apart.
+  // One statement: the page's ids and the total in one pass over an index (the search index tests
+  // the pattern on its own entries; MariaDB would rather read every row through
+  // students_school_status), then only the page's rows by primary key. A page past the end has no
+  // row to carry the total: it is counted apart.
   const hint = query.search && ctx.db.dialect === 'mysql' ? 'FORCE INDEX (students_school_search)' : '';
-  const page = await ctx.db.select<{ id: number; total: number }>(
-    `SELECT s.id, COUNT(*) OVER () AS total FROM students s ${hint} WHERE ${filter} ORDER BY s.id ASC LIMIT :limit OFFSET :offset`,
+  const rows = await ctx.db.select<StudentRow & { father_name: string | null; total: number }>(
+    `SELECT ${columns}, p.father_name, page.total
+       FROM (SELECT s.id, COUNT(*) OVER () AS total FROM students s ${hint} WHERE ${filter} ORDER BY s.id ASC LIMIT :limit OFFSET :offset) page
+       JOIN students s ON s.id = page.id AND s.school_id = :school
+       LEFT JOIN parents p ON p.id = s.parent_id AND p.school_id = s.school_id
+      ORDER BY s.id ASC`,
     values,
   );
-  const total = page.length > 0
-    ? Number(page[0]!.total)
+  const total = rows.length > 0
+    ? Number(rows[0]!.total)
     : Number((await ctx.db.select<{ n: number }>(`SELECT COUNT(*) AS n FROM students s WHERE ${filter}`, values))[0]?.n ?? 0);
-  const rows = page.length === 0 ? [] : await ctx.db.select<StudentRow & { father_name: string | null }>(
-    `SELECT ${columns}, p.father_name FROM students s
-       LEFT JOIN parents p ON p.id = s.parent_id AND p.school_id = s.school_id
-      WHERE s.school_id = :school AND s.id IN (:ids) ORDER BY s.id ASC`,
-    { school: principal.schoolId, ids: page.map((r) => Number(r.id)) },
-  );
   return {
     students: rows.map((r) => ({ ...studentView(r), father_name: r.father_name ?? null })),
     pagination: paginationOf(total, query),
