@@ -15,6 +15,8 @@ export interface Database {
   select<T = Record<string, unknown>>(sql: string, replacements?: Record<string, unknown> | unknown[]): Promise<T[]>;
   /** A write with bound values; returns the affected row count. */
   execute(sql: string, replacements?: Record<string, unknown> | unknown[]): Promise<number>;
+  /** An INSERT of one row with bound values; returns the new row's id. */
+  insert(sql: string, replacements?: Record<string, unknown> | unknown[]): Promise<number>;
   /** MySQL's connection pools by name: `models` (Sequelize) and `statements` (the prepared path); none on SQLite. */
   pools(): Array<PoolStats & { pool: string }>;
   close(): Promise<void>;
@@ -122,6 +124,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       dialect,
       select: <T>(sql: string, replacements?: Record<string, unknown> | unknown[]) => prepared.run<T[]>(sql, replacements),
       execute: async (sql, replacements) => Number((await prepared.run<{ affectedRows?: number }>(sql, replacements)).affectedRows ?? 0),
+      insert: async (sql, replacements) => Number((await prepared.run<{ insertId: number }>(sql, replacements)).insertId),
       pools: () => {
         const models = (sequelize.connectionManager as unknown as { pool: PoolStats }).pool;
         return [
@@ -143,6 +146,10 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       // Sequelize reports the affected row count for its UPDATE query type, whatever the statement.
       const [, affected] = (await sequelize.query(sql, { replacements, type: QueryTypes.UPDATE })) as [unknown, number];
       return Number(affected ?? 0);
+    },
+    async insert(sql, replacements) {
+      const [id] = (await sequelize.query(sql, { replacements, type: QueryTypes.INSERT })) as [number, number];
+      return Number(id);
     },
     pools: () => [],
     close: () => sequelize.close(),

@@ -221,6 +221,21 @@ describe('tokens and sessions', () => {
     expect((await t.api.get('/parent-app/sessions').set(bearer(third))).status).toBe(200);
   });
 
+  it('records the device, the times and the 30-day expiry of a login in its session', async () => {
+    const p = await parent(t.ctx, a.schoolId);
+    const before = Date.now();
+    const login = await t.api.post('/parent-app/parent-auth-verification').set('User-Agent', 'ParentApp/3.1')
+      .send({ phone_no: p.phone, pin: p.pin, device_id: 'device-7', device_name: "Asha's phone" });
+    expect(login.status).toBe(200);
+    const [session] = (await t.api.get('/parent-app/sessions').set(bearer(login.body.data.access_token))).body.data;
+    expect(session).toMatchObject({ current: true, device_id: 'device-7', device_name: "Asha's phone", user_agent: 'ParentApp/3.1', expires_at: login.body.data.expires_at });
+    const created = Date.parse(session.created_at);
+    expect(created).toBeGreaterThanOrEqual(before - 1000);
+    expect(created).toBeLessThanOrEqual(Date.now() + 1000);
+    expect(Date.parse(session.last_seen_at)).toBe(created);
+    expect(Date.parse(session.expires_at) - created).toBe(30 * 86_400_000);
+  });
+
   it("answers 404 for someone else's session", async () => {
     const p1 = await parent(t.ctx, a.schoolId);
     const p2 = await parent(t.ctx, a.schoolId);

@@ -1,7 +1,6 @@
-import { Op } from 'sequelize';
 import type { AppContext } from '../../context.js';
 import { AppError, forbidden, unauthorized } from '../../errors.js';
-import { AdminUser, Parent, School, Staff, Student } from '../../models/index.js';
+import { AdminUser, School, Staff } from '../../models/index.js';
 import { effectiveRbac, type Feature, type Level } from '../access/rbac.js';
 import { assertNotLocked, clearFailures, recordFailure, type LockKey } from './lockout.js';
 import { verifySecretValue } from './passwords.js';
@@ -22,11 +21,10 @@ async function guarded<T>(ctx: AppContext, key: LockKey, attempt: () => Promise<
   return result;
 }
 
-async function assertSchoolActive(schoolId: string): Promise<School> {
-  const school = await School.findByPk(schoolId);
+async function assertSchoolActive(ctx: AppContext, schoolId: string): Promise<void> {
+  const [school] = await ctx.db.select<{ status: string }>('SELECT status FROM schools WHERE id = :id', { id: schoolId });
   if (!school) throw unauthorized(BAD_CREDENTIALS);
   if (school.status !== 'active') throw forbidden('School access is suspended');
-  return school;
 }
 
 export interface ParentLoginInput extends DeviceInfo {
@@ -44,24 +42,23 @@ export interface ChildEntry {
 }
 
 /** Every child linked to the parent that is not archived, by id. */
-export async function childrenOf(schoolId: string, parentId: number): Promise<ChildEntry[]> {
-  const rows = await Student.findAll({
-    where: { school_id: schoolId, parent_id: parentId, status: { [Op.ne]: 'archived' } },
-    attributes: ['id', 'student_full_name', 'roll_no', 'grade', 'status'],
-    order: [['id', 'ASC']],
-    raw: true,
-  });
-  return rows.map((s) => ({ id: s.id, name: s.student_full_name, roll_no: s.roll_no, grade: s.grade, status: s.status }));
+export async function childrenOf(ctx: AppContext, schoolId: string, parentId: number): Promise<ChildEntry[]> {
+  const rows = await ctx.db.select<{ id: number; student_full_name: string; roll_no: string; grade: string; status: string }>(
+    `SELECT id, student_full_name, roll_no, grade, status FROM students
+      WHERE school_id = :school AND parent_id = :parent AND status <> :archived ORDER BY id ASC`,
+    { school: schoolId, parent: parentId, archived: 'archived' },
+  );
+  return rows.map((s) => ({ id: Number(s.id), name: s.student_full_name, roll_no: s.roll_no, grade: s.grade, status: s.status }));
 }
 
 export async function parentLogin(ctx: AppContext, input: ParentLoginInput, device: DeviceInfo) {
   const key: LockKey = { schoolId: input.school_id ?? '', account: `parent:${input.phone_no}` };
   const parent = await guarded(ctx, key, async () => {
-    const candidates = await Parent.findAll({
-      where: { phone_no: input.phone_no, ...(input.school_id ? { school_id: input.school_id } : {}) },
-      attributes: ['id', 'school_id', 'father_name', 'pin_hash'],
-      raw: true,
-    });
+    // Bound statements rather than models here: beside its bcrypt compare, a login's cost is its statements.
+    const candidates = await ctx.db.select<{ id: number; school_id: string; father_name: string; pin_hash: string | null }>(
+      `SELECT id, school_id, father_name, pin_hash FROM parents WHERE phone_no = :phone${input.school_id ? ' AND school_id = :school' : ''}`,
+      input.school_id ? { phone: input.phone_no, school: input.school_id } : { phone: input.phone_no },
+    );
     if (candidates.length === 0) {
       await verifySecretValue(input.pin, null);
       return null;
@@ -76,12 +73,13 @@ export async function parentLogin(ctx: AppContext, input: ParentLoginInput, devi
     }
     return matches[0] ?? null;
   });
-  await assertSchoolActive(parent.school_id);
-  const session = await issueSession(ctx, { type: 'parent', id: parent.id, schoolId: parent.school_id }, device);
+  const parentId = Number(parent.id);
+  await assertSchoolActive(ctx, parent.school_id);
+  const session = await issueSession(ctx, { type: 'parent', id: parentId, schoolId: parent.school_id }, device);
   return {
     ...publicSession(session),
-    parent: { id: parent.id, father_name: parent.father_name, school_id: parent.school_id },
-    children: await childrenOf(parent.school_id, parent.id),
+    parent: { id: parentId, father_name: parent.father_name, school_id: parent.school_id },
+    children: await childrenOf(ctx, parent.school_id, parentId),
   };
 }
 
@@ -97,7 +95,7 @@ export async function staffLogin(ctx: AppContext, input: StaffLoginInput, device
     const row = await Staff.findOne({ where: { school_id: input.school_id, phone_no: input.phone_no } });
     return (await verifySecretValue(input.pin, row?.pin_hash)) ? row : null;
   });
-  await assertSchoolActive(staff.school_id);
+  await assertSchoolActive(ctx, staff.school_id);
   if (staff.status !== 1) throw forbidden('This staff account is disabled');
   const session = await issueSession(ctx, { type: 'staff', id: staff.id, schoolId: staff.school_id }, device);
   const rbac: Record<Feature, Level> = effectiveRbac(await designationRbac(staff.school_id, staff.designation), staff.rbac);
@@ -124,7 +122,7 @@ export async function verifyAdminCredentials(ctx: AppContext, input: AdminLoginI
     },
     'Invalid email or password',
   );
-  if (admin.school_id) await assertSchoolActive(admin.school_id);
+  if (admin.school_id) await assertSchoolActive(ctx, admin.school_id);
   return admin;
 }
 
