@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Router } from 'express';
 import type { AppContext } from '../context.js';
+import { stubAdminBundler } from './bundler-stub.js';
 
 /**
  * The console's router when ADMIN_CONSOLE_ENABLED, else nothing. AdminJS is imported only here, on
@@ -12,6 +13,7 @@ export async function loadConsole(ctx: AppContext): Promise<Router | undefined> 
   // no rollup bundling at start-up. Its working folder has no leading dot, which Express 5 refuses to serve from.
   process.env.ADMIN_JS_SKIP_BUNDLE = 'true';
   process.env.ADMIN_JS_TMP_DIR ??= path.join(ctx.config.dataDir, 'admin-bundle');
+  stubAdminBundler();
   const { buildConsole } = await import('./console.js');
   return buildConsole(ctx);
 }
