@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { initModels } from './models/index.js';
 import { migrations } from '../migrations/index.js';
 import { preparedRunner, type PoolStats } from './prepared.js';
+import { sqliteStatements } from './sqlite-statements.js';
 
 export type Dialect = 'sqlite' | 'mysql';
 
@@ -137,11 +138,11 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       },
     };
   }
+  const statements = sqliteStatements(sequelize);
   return {
     sequelize,
     dialect,
-    select: <T>(sql: string, replacements?: Record<string, unknown> | unknown[]) =>
-      sequelize.query(sql, { replacements, type: QueryTypes.SELECT, raw: true }) as Promise<T[]>,
+    select: <T>(sql: string, replacements?: Record<string, unknown> | unknown[]) => statements.all<T>(sql, replacements),
     async execute(sql, replacements) {
       // Sequelize reports the affected row count for its UPDATE query type, whatever the statement.
       const [, affected] = (await sequelize.query(sql, { replacements, type: QueryTypes.UPDATE })) as [unknown, number];
@@ -152,7 +153,10 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       return Number(id);
     },
     pools: () => [],
-    close: () => sequelize.close(),
+    close: async () => {
+      await statements.close();
+      await sequelize.close();
+    },
   };
 }
 
