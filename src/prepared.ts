@@ -103,6 +103,16 @@ export function bindPositional(sql: string, replacements: Record<string, unknown
   return { sql: out.trim(), values: flat };
 }
 
+/**
+ * A driver's error as the Sequelize error class every other query raises (unique keys, lost
+ * connections, SQLite's busy timeout and the rest map alike), carrying the statement and its values.
+ */
+export function sequelizeError(sequelize: Sequelize, err: Error, sql: string, values: unknown[]): Error {
+  const Query = (sequelize as unknown as { dialect: { Query: QueryClass } }).dialect.Query;
+  Object.assign(err, { sql, parameters: values });
+  return new Query(null, sequelize, {}).formatError(err);
+}
+
 export interface PoolStats {
   size: number;
   available: number;
@@ -143,8 +153,6 @@ export function preparedRunner(databaseUrl: string, sequelize: Sequelize, connec
     // the service's own statements fit, and the pools stay far below max_prepared_stmt_count.
     maxPreparedStatements: 256,
   });
-  const Query = (sequelize as unknown as { dialect: { Query: QueryClass } }).dialect.Query;
-
   return {
     async run<T>(sql: string, replacements?: Record<string, unknown> | unknown[]): Promise<T> {
       const bound = bindPositional(sql, replacements);
@@ -153,9 +161,7 @@ export function preparedRunner(databaseUrl: string, sequelize: Sequelize, connec
           pool.execute(bound.sql, bound.values as mysql.ExecuteValues[], (err, result) => (err ? reject(err) : resolve(result as T)));
         });
       } catch (err) {
-        // The same error classes as every Sequelize query: unique keys, lost connections and the rest map alike.
-        Object.assign(err as object, { sql: bound.sql, parameters: bound.values });
-        throw new Query(null, sequelize, {}).formatError(err as Error);
+        throw sequelizeError(sequelize, err as Error, bound.sql, bound.values);
       }
     },
     stats() {

@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import { bindPositional } from './prepared.js';
+import { bindPositional, sequelizeError } from './prepared.js';
 
 interface Statement {
   all(values: unknown[], done: (err: Error | null, rows: unknown[]) => void): void;
@@ -10,8 +10,6 @@ interface Statement {
 interface Connection {
   prepare(sql: string, done: (err: Error | null) => void): Statement;
 }
-
-type QueryClass = new (connection: unknown, sequelize: Sequelize, options: object) => { formatError(err: Error, stack?: string): Error };
 
 export interface SqliteStatements {
   all<T>(sql: string, replacements?: Record<string, unknown> | unknown[]): Promise<T[]>;
@@ -38,7 +36,7 @@ function sqliteValue(value: unknown): unknown {
  * SQLite's read path, as src/prepared.ts is MySQL's: the services' SELECTs, `:name` placeholders made
  * `?`, run as prepared statements kept for reuse on Sequelize's own connection (so the same busy
  * timeout, and the rows its writes committed). Sequelize's query layer cost as much CPU as the
- * statement itself: the embedded feed went from 1.34 to 0.82 ms of CPU a request. Writes stay with
+ * statement itself: the embedded feed went from 1.34 to 0.90 ms of CPU a request. Writes stay with
  * Sequelize, which runs each statement of this connection alone (node-sqlite3's serialize mode):
  * run side by side with the reads, a write that met another connection's lock held its pool thread
  * in the busy wait while the lock holder waited for a thread, and requests timed out. Values are
@@ -46,7 +44,6 @@ function sqliteValue(value: unknown): unknown {
  */
 export function sqliteStatements(sequelize: Sequelize): SqliteStatements {
   const manager = sequelize.connectionManager as unknown as { getConnection(options: object): Promise<Connection> };
-  const Query = (sequelize as unknown as { dialect: { Query: QueryClass } }).dialect.Query;
   let connection: Connection | null = null;
   const statements = new Map<string, Statement>();
 
@@ -73,18 +70,13 @@ export function sqliteStatements(sequelize: Sequelize): SqliteStatements {
    */
   const done = (s: Statement, once: boolean) => (once ? s.finalize() : s.reset());
 
-  const failure = (err: Error, sql: string, values: unknown[]) => {
-    Object.assign(err, { sql, parameters: values });
-    return new Query(null, sequelize, {}).formatError(err);
-  };
-
   return {
     async all<T>(sql: string, replacements?: Record<string, unknown> | unknown[]): Promise<T[]> {
       const bound = bindPositional(sql, replacements);
       const values = bound.values.map(sqliteValue);
       const { s, once } = await statement(bound.sql);
       return new Promise<T[]>((resolve, reject) => {
-        s.all(values, (err, rows) => (err ? reject(failure(err, bound.sql, values)) : resolve(rows as T[])));
+        s.all(values, (err, rows) => (err ? reject(sequelizeError(sequelize, err, bound.sql, values)) : resolve(rows as T[])));
         done(s, once);
       });
     },
