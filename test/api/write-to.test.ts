@@ -81,6 +81,17 @@ describe('creating a request', () => {
       message: 'When does the bus leave?', status: 'open', assigned_staff_id: null, leave_from: null, leave_to: null,
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/), updated_at: expect.any(String), resolved_at: null, replies_count: 0,
     });
+    // What the app shows straight after sending is what the thread holds when read back.
+    const read = await t.api.get(`/parent-app/write-to/${res.body.data.id}`).set(bearer(f.p1.token));
+    expect(read.body.data).toEqual({ ...res.body.data, replies: [] });
+  });
+
+  it('answers a leave request as it was stored, its dates included', async () => {
+    const res = await t.api.post('/parent-app/write-to').set(bearer(f.p1.token)).send({ ...leave(f.ravi, '2027-03-01', '2027-03-03'), subject: undefined, message: '  Family trip  ' });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ type: 'leave', subject: 'Leave request', message: 'Family trip', leave_from: '2027-03-01', leave_to: '2027-03-03', status: 'open' });
+    const read = await t.api.get(`/parent-app/write-to/${res.body.data.id}`).set(bearer(f.p1.token));
+    expect(read.body.data).toEqual({ ...res.body.data, replies: [] });
   });
 
   it('needs both leave dates, in order, for a leave request', async () => {

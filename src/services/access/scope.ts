@@ -1,7 +1,7 @@
 import { Op, type Transaction } from 'sequelize';
-import type { Principal } from '../../context.js';
+import type { AppContext, Principal } from '../../context.js';
 import { forbidden } from '../../errors.js';
-import { StaffStudent, Student } from '../../models/index.js';
+import { StaffStudent } from '../../models/index.js';
 
 /**
  * Who may see which student. Staff see the students assigned to them; parents see their own
@@ -28,19 +28,19 @@ export async function assertAssigned(principal: Principal, studentIds: number[],
   if (count !== unique.length) throw forbidden('That student is not assigned to you');
 }
 
-/** The parent's children in the school (archived ones included unless excluded). */
-export async function childIds(schoolId: string, parentId: number, options: { includeArchived?: boolean } = {}): Promise<number[]> {
-  const rows = await Student.findAll({
-    where: { school_id: schoolId, parent_id: parentId, ...(options.includeArchived === false ? { status: { [Op.ne]: 'archived' } } : {}) },
-    attributes: ['id'],
-    order: [['id', 'ASC']],
-    raw: true,
-  });
-  return rows.map((r) => r.id);
+/** The parent's children in the school (archived ones included unless excluded), by id. */
+export async function childIds(ctx: AppContext, schoolId: string, parentId: number, options: { includeArchived?: boolean } = {}): Promise<number[]> {
+  const rows = await ctx.db.select<{ id: number }>(
+    `SELECT id FROM students WHERE school_id = :school AND parent_id = :parent${options.includeArchived === false ? ' AND status <> :archived' : ''} ORDER BY id ASC`,
+    { school: schoolId, parent: parentId, archived: 'archived' },
+  );
+  return rows.map((r) => Number(r.id));
 }
 
 /** A student id named by a parent must be one of their children: 403 otherwise. */
-export async function assertChildOf(principal: Principal, studentId: number): Promise<void> {
-  const ids = await childIds(principal.schoolId, principal.userId);
-  if (!ids.includes(studentId)) throw forbidden('That student is not linked to you');
+export async function assertChildOf(ctx: AppContext, principal: Principal, studentId: number): Promise<void> {
+  const rows = await ctx.db.select('SELECT id FROM students WHERE id = :id AND school_id = :school AND parent_id = :parent', {
+    id: studentId, school: principal.schoolId, parent: principal.userId,
+  });
+  if (rows.length === 0) throw forbidden('That student is not linked to you');
 }

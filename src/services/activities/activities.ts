@@ -245,7 +245,7 @@ export async function parentFeed(ctx: AppContext, principal: Principal, input: P
   const params: Record<string, unknown> = { school: principal.schoolId, parent: principal.userId, limit, offset: offsetOf({ page, limit }) };
   let target = 'a.student_id IN (SELECT c.id FROM students c WHERE c.school_id = :school AND c.parent_id = :parent)';
   if (query.student_id !== undefined) {
-    await assertChildOf(principal, query.student_id);
+    await assertChildOf(ctx, principal, query.student_id);
     target = 'a.student_id = :student';
     params.student = query.student_id;
   }

@@ -138,8 +138,8 @@ export async function childAttendance(
   if (principal.type !== 'parent') throw forbidden('This is for parents');
   if (query.from && query.to && query.from > query.to) throw badRequest('from must not be after to', [{ field: 'from', message: 'must not be after to' }]);
   let studentId = query.student_id;
-  if (studentId !== undefined) await assertChildOf(principal, studentId);
-  else [studentId] = await childIds(principal.schoolId, principal.userId);
+  if (studentId !== undefined) await assertChildOf(ctx, principal, studentId);
+  else [studentId] = await childIds(ctx, principal.schoolId, principal.userId);
   if (studentId === undefined) throw notFound('Student');
   const rows = await ctx.db.select<{ date: unknown; status: AttendanceStatus }>(
     `SELECT a.date, a.status FROM attendance a

@@ -181,8 +181,8 @@ export interface ParentDiaryQuery extends PageRequest {
 export async function listParentDiary(ctx: AppContext, principal: Principal, query: ParentDiaryQuery): Promise<DiaryView[]> {
   if (principal.type !== 'parent') throw forbidden('This is for parents');
   if (query.from && query.to && query.from > query.to) throw fieldError('from', 'must not be after to');
-  if (query.student_id !== undefined) await assertChildOf(principal, query.student_id);
-  const kids = query.student_id !== undefined ? [query.student_id] : await childIds(principal.schoolId, principal.userId);
+  if (query.student_id !== undefined) await assertChildOf(ctx, principal, query.student_id);
+  const kids = query.student_id !== undefined ? [query.student_id] : await childIds(ctx, principal.schoolId, principal.userId);
   if (kids.length === 0) return [];
   const grades = [...new Set((await Student.findAll({ where: { id: kids, school_id: principal.schoolId }, attributes: ['grade'], raw: true })).map((s) => s.grade))];
   const where = ['d.school_id = :school', 'd.deleted_status = 0', '(d.student_id IN (:kids) OR (d.student_id IS NULL AND d.grade IN (:grades)))'];

@@ -1,7 +1,7 @@
-import { DatabaseError, Op, TimeoutError, UniqueConstraintError } from 'sequelize';
+import { DatabaseError, TimeoutError, UniqueConstraintError } from 'sequelize';
 import type { AppContext, Principal } from '../../context.js';
 import { conflict, fieldError } from '../../errors.js';
-import { Reaction, reactionTypes, type ReactionType } from '../../models/reaction.js';
+import { reactionTypes, type ReactionType } from '../../models/reaction.js';
 import { assertCanRead, assertParentCanSee, entityRef, type EntityRef } from './visibility.js';
 
 export { reactionTypes, type ReactionType };
@@ -41,20 +41,27 @@ const transient = (err: unknown) =>
   err instanceof TimeoutError ||
   (err instanceof DatabaseError && /ER_LOCK_DEADLOCK|ER_LOCK_WAIT_TIMEOUT|SQLITE_BUSY/.test(`${(err.parent as { code?: string } | undefined)?.code} ${err.message}`));
 
+const SAME_KEY = 'school_id = :school AND entity_type = :entity_type AND entity_id = :entity_id AND parent_id = :parent';
+
 /**
- * One attempt, each step a single statement that the unique key (school_id, entity_type, entity_id,
- * parent_id) keeps honest: insert; else delete the same reaction; else switch from another type.
- * Null when a concurrent toggle moved the row between two steps.
+ * One attempt, each step a single bound statement that the unique key (school_id, entity_type,
+ * entity_id, parent_id) keeps honest: insert; else delete the same reaction; else switch from another
+ * type. Null when a concurrent toggle moved the row between two steps.
  */
-async function applyToggle(key: { school_id: string; entity_type: EntityRef['entity_type']; entity_id: number; parent_id: number }, type: ReactionType): Promise<ToggleAction | null> {
+async function applyToggle(ctx: AppContext, key: { school: string; entity_type: EntityRef['entity_type']; entity_id: number; parent: number }, type: ReactionType): Promise<ToggleAction | null> {
+  const values = { ...key, type, now: new Date() };
   try {
-    await Reaction.create({ ...key, reaction_type: type });
+    await ctx.db.insert(
+      `INSERT INTO reactions (school_id, entity_type, entity_id, parent_id, reaction_type, created_at, updated_at)
+       VALUES (:school, :entity_type, :entity_id, :parent, :type, :now, :now)`,
+      values,
+    );
     return 'added';
   } catch (err) {
     if (!(err instanceof UniqueConstraintError)) throw err;
   }
-  if ((await Reaction.destroy({ where: { ...key, reaction_type: type } })) > 0) return 'removed';
-  const [changed] = await Reaction.update({ reaction_type: type }, { where: { ...key, reaction_type: { [Op.ne]: type } } });
+  if ((await ctx.db.execute(`DELETE FROM reactions WHERE ${SAME_KEY} AND reaction_type = :type`, values)) > 0) return 'removed';
+  const changed = await ctx.db.execute(`UPDATE reactions SET reaction_type = :type, updated_at = :now WHERE ${SAME_KEY} AND reaction_type <> :type`, values);
   return changed > 0 ? 'changed' : null;
 }
 
@@ -80,11 +87,11 @@ export async function toggleReaction(
   if (!(reactionTypes as readonly string[]).includes(input.reaction_type)) throw fieldError('reaction_type', `must be one of ${reactionTypes.join(', ')}`);
   const type = input.reaction_type as ReactionType;
   await assertParentCanSee(ctx, principal, ref.entity_type, ref.entity_id);
-  const key = { school_id: principal.schoolId, entity_type: ref.entity_type, entity_id: ref.entity_id, parent_id: principal.userId };
+  const key = { school: principal.schoolId, entity_type: ref.entity_type, entity_id: ref.entity_id, parent: principal.userId };
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     let action: ToggleAction | null;
     try {
-      action = await applyToggle(key, type);
+      action = await applyToggle(ctx, key, type);
     } catch (err) {
       if (!transient(err)) throw err;
       action = null;

@@ -300,9 +300,9 @@ export async function teacherStudentDetail(_ctx: AppContext, principal: Principa
  * A parent's child: the first by id, or the one named, which must be theirs and not archived (403
  * otherwise, whoever's it is). No child at all: 404.
  */
-export async function studentDetailForParent(_ctx: AppContext, principal: Principal, studentId?: number) {
+export async function studentDetailForParent(ctx: AppContext, principal: Principal, studentId?: number) {
   if (principal.type !== 'parent') throw forbidden('This is for parents');
-  const ids = await childIds(principal.schoolId, principal.userId, { includeArchived: false });
+  const ids = await childIds(ctx, principal.schoolId, principal.userId, { includeArchived: false });
   if (studentId !== undefined && !ids.includes(studentId)) throw forbidden('That student is not linked to you');
   const id = studentId ?? ids[0];
   if (id === undefined) throw new AppError('NOT_FOUND', 'No student is linked to you');

@@ -4,7 +4,7 @@ import { date, id, pageQuery, title } from '../../api/schemas.js';
 import type { AppContext, Principal } from '../../context.js';
 import { day, iso } from '../../db.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
-import { Parent, Staff, Student, WriteToReply, WriteToRequest } from '../../models/index.js';
+import { Parent, Staff, WriteToReply, WriteToRequest } from '../../models/index.js';
 import { writeToStatuses, writeToTypes, type WriteToStatus } from '../../models/write-to-request.js';
 import { enqueue } from '../../push/outbox.js';
 import { deviceItems } from '../../push/targets.js';
@@ -194,48 +194,54 @@ async function leaveRecipients(ctx: AppContext, schoolId: string, studentId: num
 }
 
 /** The student a request is about: one of the parent's children (403 otherwise); a leave needs one. */
-async function requestStudent(principal: Principal, input: { student_id?: number | null; type: WriteToType }): Promise<number | null> {
+async function requestStudent(ctx: AppContext, principal: Principal, input: { student_id?: number | null; type: WriteToType }): Promise<number | null> {
   if (input.student_id != null) {
-    await assertChildOf(principal, input.student_id);
+    await assertChildOf(ctx, principal, input.student_id);
     return input.student_id;
   }
   if (input.type !== 'leave') return null;
-  const children = await childIds(principal.schoolId, principal.userId, { includeArchived: false });
+  const children = await childIds(ctx, principal.schoolId, principal.userId, { includeArchived: false });
   if (children.length !== 1) throw badRequest('student_id is required for a leave request', [{ field: 'student_id', message: 'is required for a leave request' }]);
   return children[0]!;
 }
 
+const INSERT_THREAD = `INSERT INTO write_to_requests
+    (school_id, parent_id, student_id, type, subject, message, status, leave_from, leave_to, replies_count, created_at, updated_at)
+  VALUES (:school_id, :parent_id, :student_id, :type, :subject, :message, 'open', :leave_from, :leave_to, 0, :now, :now)`;
+
 /**
- * A parent's new request. A leave request notifies its student's class teacher; the request and its
- * outbox rows commit together, so a notification is never lost nor sent for a request that failed.
+ * A parent's new request. Most are one bound INSERT. A leave request notifies its student's class
+ * teacher: it and its outbox rows commit together, so a notification is never lost nor sent for a
+ * request that failed.
  */
 export async function createWriteTo(ctx: AppContext, principal: Principal, input: NewWriteTo): Promise<WriteToView> {
   requireParent(principal);
   const data = parseInput(newWriteToInput, input);
-  const studentId = await requestStudent(principal, data);
+  const studentId = await requestStudent(ctx, principal, data);
   const isLeave = data.type === 'leave';
+  const fields = {
+    school_id: principal.schoolId, parent_id: principal.userId, student_id: studentId, type: data.type,
+    subject: data.subject ?? subjects[data.type], message: data.message,
+    leave_from: isLeave ? data.leave_from! : null, leave_to: isLeave ? data.leave_to! : null,
+  };
+  if (!isLeave || studentId === null) {
+    const now = new Date();
+    const threadId = await ctx.db.insert(INSERT_THREAD, { ...fields, now });
+    return view({ ...fields, id: threadId, status: 'open', assigned_staff_id: null, resolved_at: null, replies_count: 0, created_at: now, updated_at: now });
+  }
   return ctx.db.sequelize.transaction(async (transaction) => {
-    const row = await WriteToRequest.create(
+    const row = await WriteToRequest.create(fields, { transaction });
+    const [student] = await select(ctx, 'SELECT student_full_name FROM students WHERE id = :id AND school_id = :school', { id: studentId, school: principal.schoolId }, transaction);
+    const items = await deviceItems(
+      { schoolId: principal.schoolId, userType: 'staff', userIds: await leaveRecipients(ctx, principal.schoolId, studentId, transaction) },
       {
-        school_id: principal.schoolId, parent_id: principal.userId, student_id: studentId, type: data.type,
-        subject: data.subject ?? subjects[data.type], message: data.message,
-        leave_from: isLeave ? data.leave_from! : null, leave_to: isLeave ? data.leave_to! : null,
+        event: 'write_to_leave', entity_type: 'write_to', entity_id: row.id,
+        title: `Leave request: ${(student?.student_full_name as string | undefined) ?? 'a student'}`,
+        body: `${data.leave_from} to ${data.leave_to}: ${row.subject}`,
       },
-      { transaction },
+      transaction,
     );
-    if (isLeave && studentId !== null) {
-      const student = await Student.findOne({ where: { id: studentId, school_id: principal.schoolId }, attributes: ['student_full_name'], raw: true, transaction });
-      const items = await deviceItems(
-        { schoolId: principal.schoolId, userType: 'staff', userIds: await leaveRecipients(ctx, principal.schoolId, studentId, transaction) },
-        {
-          event: 'write_to_leave', entity_type: 'write_to', entity_id: row.id,
-          title: `Leave request: ${student?.student_full_name ?? 'a student'}`,
-          body: `${data.leave_from} to ${data.leave_to}: ${row.subject}`,
-        },
-        transaction,
-      );
-      await enqueue(items, transaction);
-    }
+    await enqueue(items, transaction);
     return view(row.get({ plain: true }) as unknown as Record<string, unknown>);
   });
 }
