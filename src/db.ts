@@ -186,6 +186,11 @@ export function iso(value: unknown): string | null {
   return Number.isNaN(d.getTime()) ? s : d.toISOString();
 }
 
+/** A JSON text column of a plain row (what a model's json() getter does for model reads). */
+export function parseJson<T>(value: string | null | undefined): T | null {
+  return value ? (JSON.parse(value) as T) : null;
+}
+
 /** A DATEONLY value as YYYY-MM-DD (mysql2 may hand back a Date). */
 export function day(value: unknown): string | null {
   if (value === null || value === undefined) return null;

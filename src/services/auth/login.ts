@@ -1,11 +1,11 @@
 import type { AppContext } from '../../context.js';
 import { AppError, forbidden, unauthorized } from '../../errors.js';
-import { AdminUser, School, Staff } from '../../models/index.js';
-import { effectiveRbac, type Feature, type Level } from '../access/rbac.js';
+import { parseJson } from '../../db.js';
+import { AdminUser, School } from '../../models/index.js';
+import { effectiveRbac, type Feature, type Level, type Rbac } from '../access/rbac.js';
 import { assertNotLocked, clearFailures, recordFailure, type LockKey } from './lockout.js';
 import { verifySecretValue } from './passwords.js';
 import { issueSession, type DeviceInfo, type IssuedSession } from './sessions.js';
-import { designationRbac } from '../staff/designations.js';
 
 const BAD_CREDENTIALS = 'Invalid phone number or PIN';
 
@@ -92,17 +92,34 @@ export interface StaffLoginInput {
 export async function staffLogin(ctx: AppContext, input: StaffLoginInput, device: DeviceInfo) {
   const key: LockKey = { schoolId: input.school_id, account: `staff:${input.phone_no}` };
   const staff = await guarded(ctx, key, async () => {
-    const row = await Staff.findOne({ where: { school_id: input.school_id, phone_no: input.phone_no } });
-    return (await verifySecretValue(input.pin, row?.pin_hash)) ? row : null;
+    const [row] = await ctx.db.select<StaffLoginRow>(
+      `SELECT st.id, st.school_id, st.name, st.designation, st.status, st.rbac, st.pin_hash, d.rbac AS designation_rbac
+         FROM staff st LEFT JOIN designations d ON d.school_id = st.school_id AND d.name = st.designation
+        WHERE st.school_id = :school AND st.phone_no = :phone`,
+      { school: input.school_id, phone: input.phone_no },
+    );
+    return (await verifySecretValue(input.pin, row?.pin_hash)) ? row! : null;
   });
   await assertSchoolActive(ctx, staff.school_id);
-  if (staff.status !== 1) throw forbidden('This staff account is disabled');
-  const session = await issueSession(ctx, { type: 'staff', id: staff.id, schoolId: staff.school_id }, device);
-  const rbac: Record<Feature, Level> = effectiveRbac(await designationRbac(staff.school_id, staff.designation), staff.rbac);
+  if (Number(staff.status) !== 1) throw forbidden('This staff account is disabled');
+  const id = Number(staff.id);
+  const session = await issueSession(ctx, { type: 'staff', id, schoolId: staff.school_id }, device);
+  const rbac: Record<Feature, Level> = effectiveRbac(parseJson<Rbac>(staff.designation_rbac), parseJson<Rbac>(staff.rbac));
   return {
     ...publicSession(session),
-    staff: { id: staff.id, name: staff.name, designation: staff.designation, school_id: staff.school_id, rbac },
+    staff: { id, name: staff.name, designation: staff.designation, school_id: staff.school_id, rbac },
   };
+}
+
+interface StaffLoginRow {
+  id: number;
+  school_id: string;
+  name: string;
+  designation: string | null;
+  status: number;
+  rbac: string | null;
+  pin_hash: string | null;
+  designation_rbac: string | null;
 }
 
 export interface AdminLoginInput {

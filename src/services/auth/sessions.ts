@@ -1,5 +1,5 @@
 import type { AppContext, Principal } from '../../context.js';
-import { iso } from '../../db.js';
+import { iso, parseJson } from '../../db.js';
 import { forbidden, notFound, unauthorized } from '../../errors.js';
 import type { UserType } from '../../models/session.js';
 import { effectiveRbac, type Rbac } from '../access/rbac.js';
@@ -128,8 +128,6 @@ export async function resolvePrincipal(ctx: AppContext, claims: TokenClaims): Pr
   }
   return principal;
 }
-
-const parseJson = <T>(v: string | null): T | null => (v ? (JSON.parse(v) as T) : null);
 
 export interface SessionView {
   id: number;
