@@ -22,6 +22,7 @@ import { features, levels } from '../services/access/rbac.js';
 import { createAdmin, deleteAdmin, schoolAdminRoles, updateAdmin } from '../services/admins/admin-users.js';
 import { revokeSessionById } from '../services/auth/sessions.js';
 import { sendTestPush, type TestPushInput } from '../services/diagnostics/diagnostics.js';
+import { concealedMessage } from '../services/notifications/notifications.js';
 import { resolveWriteTo } from '../services/write-to/write-to.js';
 import { deleteDiaryEntry, updateDiaryEntry } from '../services/diary/diary.js';
 import { deleteComment } from '../services/engagement/comments.js';
@@ -523,7 +524,7 @@ export function consoleResources(ctx: AppContext): ResourceWithOptions[] {
       },
     },
     {
-      model: Notification, scope: { schoolColumn: 'school_id', secret: ['address'] }, access: roleAccess.devicesReadOnly,
+      model: Notification, scope: { schoolColumn: 'school_id', secret: ['address'], conceal: concealedMessage }, access: roleAccess.devicesReadOnly,
       options: {
         navigation: nav.access,
         sort: { sortBy: 'created_at', direction: 'desc' },

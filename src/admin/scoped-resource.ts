@@ -10,6 +10,8 @@ export interface ScopeSpec {
   softDelete?: string;
   /** Hashes, tokens and device addresses: never read, shown, filtered on, sorted by or written. */
   secret?: string[];
+  /** Fields shown as `text` on the rows where `applies` holds (and never filtered on or sorted by). */
+  conceal?: { fields: readonly string[]; applies: (row: Record<string, unknown>) => boolean; text: string };
 }
 
 type FindOptions = { limit?: number; offset?: number; sort?: { sortBy?: string; direction?: 'asc' | 'desc' } };
@@ -50,6 +52,18 @@ export class ScopedResource extends SequelizeResource {
     return this.secret.has(path.split('.')[0]!) ? null : super.property(path);
   }
 
+  private concealed(name: string): boolean {
+    return this.spec.conceal?.fields.includes(name) ?? false;
+  }
+
+  /** A row read for AdminJS, with the concealed fields replaced where they apply. */
+  private record(row: Model): BaseRecord {
+    const params = row.toJSON() as Record<string, unknown>;
+    const conceal = this.spec.conceal;
+    if (conceal?.applies(params)) for (const field of conceal.fields) if (params[field] != null) params[field] = conceal.text;
+    return new BaseRecord(params, this);
+  }
+
   private attributes() {
     return { exclude: [...this.secret] };
   }
@@ -77,6 +91,7 @@ export class ScopedResource extends SequelizeResource {
       const property = element.property;
       if (!property) continue;
       const name = property.name();
+      if (this.concealed(name)) continue;
       const value = element.value;
       if (name === this.spec.softDelete) {
         deleted = String(value) === '1' ? 'only' : 'hide';
@@ -112,7 +127,7 @@ export class ScopedResource extends SequelizeResource {
 
   private order(sort: FindOptions['sort']): Order {
     const pk = this.primaryKey();
-    const by = sort?.sortBy && this.property(sort.sortBy)?.isSortable() ? sort.sortBy : pk;
+    const by = sort?.sortBy && !this.concealed(sort.sortBy) && this.property(sort.sortBy)?.isSortable() ? sort.sortBy : pk;
     const direction = sort?.direction === 'asc' ? 'ASC' : 'DESC';
     return by === pk ? [[pk, direction]] : [[by, direction], [pk, direction]];
   }
@@ -134,7 +149,7 @@ export class ScopedResource extends SequelizeResource {
       offset: Math.max(Number(options.offset) || 0, 0),
       order: this.order(options.sort),
     });
-    return rows.map((row) => new BaseRecord(row.toJSON(), this));
+    return rows.map((row) => this.record(row));
   }
 
   private byIds(ids: Array<string | number>, context: ActionContext | undefined): WhereOptions {
@@ -145,12 +160,12 @@ export class ScopedResource extends SequelizeResource {
 
   override async findOne(id: string | number, context?: ActionContext): Promise<BaseRecord | null> {
     const row = await this.model.findOne({ where: this.byIds([id], context), attributes: this.attributes() });
-    return row ? new BaseRecord(row.toJSON(), this) : null;
+    return row ? this.record(row) : null;
   }
 
   override async findMany(ids: Array<string | number>, context?: ActionContext): Promise<BaseRecord[]> {
     const rows = await this.model.findAll({ where: this.byIds(ids, context), attributes: this.attributes() });
-    return rows.map((row) => new BaseRecord(row.toJSON(), this));
+    return rows.map((row) => this.record(row));
   }
 
   override async findById(id: string | number): Promise<never> {

@@ -38,10 +38,25 @@ export interface NotificationView {
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
-/** A link's token (the PIN set-up link an SMS carries) belongs to its recipient alone: the record shows the link without it. */
-const withoutLinkTokens = (text: string) => text.replace(/([?&]token=)[^\s&#]+/g, '$1[hidden]');
+/**
+ * A text message carries the PIN set-up link of an admission, which belongs to its recipient alone:
+ * of such a record only its existence, channel, event and status are shown, by every door.
+ */
+export const concealedMessage = {
+  fields: ['title', 'body', 'last_error'],
+  applies: (row: Record<string, unknown>) => row.channel === 'sms',
+  text: '[hidden]',
+} as const;
 
-export function notificationView(r: Record<string, unknown>): NotificationView {
+function concealed(r: Record<string, unknown>): Record<string, unknown> {
+  if (!concealedMessage.applies(r)) return r;
+  const out = { ...r };
+  for (const field of concealedMessage.fields) if (out[field] != null) out[field] = concealedMessage.text;
+  return out;
+}
+
+export function notificationView(row: Record<string, unknown>): NotificationView {
+  const r = concealed(row);
   return {
     id: Number(r.id),
     event: String(r.event),
@@ -51,7 +66,7 @@ export function notificationView(r: Record<string, unknown>): NotificationView {
     target_type: r.target_type as NotificationView['target_type'],
     target_id: num(r.target_id),
     title: String(r.title),
-    body: withoutLinkTokens(String(r.body)),
+    body: String(r.body),
     status: r.status as NotificationStatus,
     attempts: Number(r.attempts),
     last_error: (r.last_error as string | null) ?? null,
