@@ -6,6 +6,7 @@ import { initModels } from './models/index.js';
 import { migrations } from '../migrations/index.js';
 import { preparedRunner, type PoolStats } from './prepared.js';
 import { sqliteStatements } from './sqlite-statements.js';
+import { boundStatements, unbounded, type StatementLimit } from './statement-timeout.js';
 
 export type Dialect = 'sqlite' | 'mysql';
 
@@ -40,9 +41,14 @@ export function sqlitePath(config: Pick<Config, 'dataDir' | 'sqliteStorage'>): s
   return config.sqliteStorage ?? path.join(config.dataDir, 'school-platform.sqlite');
 }
 
-function createSequelize(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'sqliteStorage'>): Sequelize {
+type DatabaseConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'sqliteStorage'> & Partial<Pick<Config, 'dbQueryTimeoutMs'>>;
+
+/** Each MySQL database's statement limit, found by its Sequelize instance (migrate() lifts it). */
+const statementLimits = new WeakMap<Sequelize, StatementLimit>();
+
+function createSequelize(config: DatabaseConfig): Sequelize {
   if (config.databaseUrl) {
-    return new Sequelize(config.databaseUrl, {
+    const sequelize = new Sequelize(config.databaseUrl, {
       dialect: 'mysql',
       logging: false,
       timezone: '+00:00',
@@ -51,6 +57,10 @@ function createSequelize(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'sqlit
       pool: { max: MYSQL_POOL_MAX, min: 0, acquire: 5000, idle: 10_000, evict: 5000 },
       dialectOptions: { connectTimeout: 5000, supportBigNumbers: true, decimalNumbers: true },
     });
+    const limit: StatementLimit = { ms: config.dbQueryTimeoutMs ?? 0 };
+    statementLimits.set(sequelize, limit);
+    sequelize.addHook('afterConnect', (connection) => boundStatements(connection as Parameters<typeof boundStatements>[0], limit));
+    return sequelize;
   }
   const sequelize = new Sequelize({
     dialect: 'sqlite',
@@ -110,7 +120,7 @@ function serializeTransactions(sequelize: Sequelize): void {
   };
 }
 
-export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'sqliteStorage'>): Promise<Database> {
+export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   const sequelize = createSequelize(config);
   const dialect = sequelize.getDialect() as Dialect;
   initModels(sequelize);
@@ -119,7 +129,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     await sequelize.query('PRAGMA synchronous = NORMAL');
   }
   if (config.databaseUrl) {
-    const prepared = preparedRunner(config.databaseUrl, sequelize, MYSQL_POOL_MAX);
+    const prepared = preparedRunner(config.databaseUrl, sequelize, MYSQL_POOL_MAX, statementLimits.get(sequelize)!);
     return {
       sequelize,
       dialect,
@@ -169,7 +179,7 @@ export function migrator(sequelize: Sequelize) {
 }
 
 export async function migrate(sequelize: Sequelize): Promise<string[]> {
-  const done = await migrator(sequelize).up();
+  const done = await unbounded(statementLimits.get(sequelize), () => migrator(sequelize).up());
   return done.map((m) => m.name);
 }
 

@@ -1,5 +1,6 @@
 import mysql from 'mysql2';
 import type { Sequelize } from 'sequelize';
+import { boundStatements, type StatementLimit } from './statement-timeout.js';
 
 /**
  * MySQL's hot path: a statement with `:name` (or `?`) placeholders run as a server-side prepared
@@ -138,7 +139,7 @@ interface Mysql2PoolState {
  * moment-timezone) that mysql2's binary protocol runs through a wrapper object per value. These
  * connections read values natively, in UTC, and count changed rows as Sequelize's do.
  */
-export function preparedRunner(databaseUrl: string, sequelize: Sequelize, connectionLimit: number): PreparedRunner {
+export function preparedRunner(databaseUrl: string, sequelize: Sequelize, connectionLimit: number, limit: StatementLimit): PreparedRunner {
   const pool = mysql.createPool({
     uri: databaseUrl,
     // Kept open once made (mysql2's idle sweep would close every free one at each pass, under load too).
@@ -153,6 +154,7 @@ export function preparedRunner(databaseUrl: string, sequelize: Sequelize, connec
     // the service's own statements fit, and the pools stay far below max_prepared_stmt_count.
     maxPreparedStatements: 256,
   });
+  pool.on('connection', (connection) => boundStatements(connection as unknown as Parameters<typeof boundStatements>[0], limit));
   return {
     async run<T>(sql: string, replacements?: Record<string, unknown> | unknown[]): Promise<T> {
       const bound = bindPositional(sql, replacements);

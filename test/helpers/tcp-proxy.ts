@@ -11,7 +11,12 @@ export interface TcpProxy {
   down(mode?: 'refuse' | 'silent'): void;
   /** Like down(), at the moment a client sends its next query, so that query is cut off unanswered. */
   downMidQuery(): Promise<void>;
-  /** The database "is back": new connections are forwarded again. */
+  /**
+   * The database goes silent without closing anything (a hung server, a network partition): open
+   * connections stay open but nothing passes either way, and new ones are accepted and never answered.
+   */
+  pause(): void;
+  /** The database "is back": new connections are forwarded again, and paused ones flow again. */
   up(): void;
   close(): Promise<void>;
 }
@@ -22,6 +27,7 @@ export interface TcpProxy {
  */
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   let mode: 'up' | 'refuse' | 'silent' = 'up';
+  let paused = false;
   const held = new Set<Socket>();
   let onQuery: (() => void) | null = null;
   const pairs = new Set<[Socket, Socket]>();
@@ -81,9 +87,26 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
         };
       });
     },
+    pause() {
+      mode = 'silent';
+      paused = true;
+      for (const [client, upstream] of pairs) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+      }
+    },
     up() {
       mode = 'up';
       for (const socket of held) socket.destroy();
+      if (paused) {
+        for (const [client, upstream] of pairs) {
+          client.pipe(upstream);
+          upstream.pipe(client);
+        }
+        paused = false;
+      }
     },
     close() {
       down();

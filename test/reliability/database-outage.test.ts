@@ -13,6 +13,8 @@ import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
  * when the lock is released.
  */
 const CLIENT_TIMEOUT_MS = 8000;
+/** The server's DB_QUERY_TIMEOUT_MS in the MariaDB outage (the default is 10 s). */
+const QUERY_TIMEOUT_MS = 1500;
 
 interface Outcome {
   path: string;
@@ -117,7 +119,7 @@ function mariadbOutage() {
     database = await freshDatabase();
     const real = new URL(database.databaseUrl!);
     proxy = await startTcpProxy({ host: real.hostname, port: Number(real.port || 3306) });
-    ({ server, token } = await signedInServer({ DATA_DIR: database.dataDir, DATABASE_URL: proxy.urlFor(database.databaseUrl!) }));
+    ({ server, token } = await signedInServer({ DATA_DIR: database.dataDir, DATABASE_URL: proxy.urlFor(database.databaseUrl!), DB_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS) }));
   });
   afterAll(async () => {
     await server?.stop();
@@ -166,6 +168,16 @@ function mariadbOutage() {
     // The connections are cut while a query is on the wire, so some request loses its database mid-query.
     const during = await outage(() => proxy.downMidQuery(), 30);
     expect(Math.max(...during.map((o) => o.endedAt - o.startedAt))).toBeLessThan(4000);
+  }, 150_000);
+
+  it('ends statements MariaDB stops answering mid-query with a 503 after DB_QUERY_TIMEOUT_MS, never a hung request, and the pools heal', async () => {
+    // Open connections stay open and silent: only the statement bound ends what is on the wire.
+    const during = await outage(() => proxy.pause(), 12);
+    const slowest = Math.max(...during.map((o) => o.endedAt - o.startedAt));
+    expect(slowest).toBeGreaterThanOrEqual(QUERY_TIMEOUT_MS - 100);
+    expect(slowest).toBeLessThan(CLIENT_TIMEOUT_MS);
+    const timedOut = during.filter((o) => o.status === 503 && o.endedAt - o.startedAt < QUERY_TIMEOUT_MS + 1000);
+    expect(timedOut.length).toBeGreaterThan(0);
   }, 150_000);
 
   it('answers a clean 503 within the connect timeout when MariaDB hangs, and recovers without a restart', async () => {
