@@ -3,7 +3,7 @@ import express, { type Express, type Router } from 'express';
 import helmet from 'helmet';
 import type { AppContext } from './context.js';
 import { mountDocs } from './api/docs/docs.js';
-import { mountHealth } from './api/health/health.routes.js';
+import { mountHealth, notReady } from './api/health/health.routes.js';
 import { createAuthenticators } from './api/middleware/authenticate.js';
 import { errorHandler, unknownRoute } from './api/middleware/errors.js';
 import { createRateLimits } from './api/middleware/rate-limits.js';
@@ -13,11 +13,17 @@ import { buildOpenApi } from './api/openapi.js';
 import { ApiRouter, type RegisteredRoute } from './api/route.js';
 import type { Routers } from './api/routers.js';
 import { features } from './api/features.js';
+import { AppError } from './errors.js';
 import { version } from './version.js';
 
 export interface CreatedApp {
   app: Express;
   routes: RegisteredRoute[];
+  /**
+   * Shutdown has begun: from now on every request (on a connection that was already open) answers
+   * 503 with `Connection: close`, `/readyz` included, so load balancers stop sending any.
+   */
+  drain(): void;
 }
 
 export interface AppOptions {
@@ -35,6 +41,13 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): CreatedApp
   app.set('trust proxy', ctx.config.trustProxy);
 
   app.use(requestLog(app, ctx.log));
+  let draining = false;
+  app.use((req, res, next) => {
+    if (!draining) return next();
+    res.setHeader('Connection', 'close');
+    if (req.path === '/readyz') return notReady(res, 'This instance is shutting down');
+    next(new AppError('SERVICE_UNAVAILABLE', 'This instance is shutting down; try again', undefined, { 'Retry-After': '1' }));
+  });
   if (ctx.config.metricsEnabled) mountMetrics(app, ctx);
   app.use(helmet());
   // Credentials are granted with the origin, to listed origins only; every other origin gets no CORS grant at all.
@@ -42,7 +55,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): CreatedApp
   app.use(express.json({ limit: '1mb' }));
 
   const auth = createAuthenticators(ctx);
-  const limits = createRateLimits(ctx.config);
+  const limits = createRateLimits(ctx.config, ctx.redis);
   const routers: Routers = {
     parent: new ApiRouter(ctx, 'parent-app', auth['parent-app'], limits),
     teachers: new ApiRouter(ctx, 'teachers-app', auth['teachers-app'], limits),
@@ -63,5 +76,11 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): CreatedApp
 
   app.use(unknownRoute);
   app.use(errorHandler);
-  return { app, routes };
+  return {
+    app,
+    routes,
+    drain: () => {
+      draining = true;
+    },
+  };
 }

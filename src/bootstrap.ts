@@ -2,11 +2,22 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { migrate, openDatabase } from './db.js';
 import { createLogger } from './logger.js';
+import { connectRedis } from './redis.js';
 import { TokenSigner } from './services/auth/tokens.js';
 
-/** Opens the database, brings its schema up to date and builds the context every door shares. */
-export async function createContext(config: Config, options: { migrate?: boolean } = {}): Promise<AppContext> {
+/**
+ * Opens the database, brings its schema up to date and builds the context every door shares. Redis
+ * (REDIS_URL) is connected for a server, without waiting for it: the start goes on if it is away.
+ */
+export async function createContext(config: Config, options: { migrate?: boolean; redis?: boolean } = {}): Promise<AppContext> {
   const db = await openDatabase(config);
   if (options.migrate !== false) await migrate(db.sequelize);
-  return { config, db, tokens: new TokenSigner(config.jwtSecret), log: createLogger(config.logLevel) };
+  const log = createLogger(config.logLevel);
+  const redis = config.redisUrl && options.redis !== false ? connectRedis(config.redisUrl, log) : undefined;
+  return { config, db, tokens: new TokenSigner(config.jwtSecret), log, ...(redis ? { redis } : {}) };
+}
+
+/** Closes what createContext opened. */
+export async function closeContext(ctx: AppContext): Promise<void> {
+  await Promise.all([ctx.db.close(), ctx.redis?.close()]);
 }

@@ -33,6 +33,9 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ADMIN_CONSOLE_ENABLED: bool.default(true),
   METRICS_ENABLED: bool.default(false),
+  REDIS_URL: z.string().regex(/^rediss?:\/\/.+/, 'must be a redis://host:6379/0 URL').optional(),
+  DB_QUERY_TIMEOUT_MS: int(100, 600_000).default(10_000),
+  SHUTDOWN_GRACE_SECONDS: int(0, 3600).default(10),
   TRUST_PROXY: z.string().regex(/^(true|false|\d{1,2}|[\w.:/,\s-]+)$/, 'must be true, false, a hop count or a list of addresses').optional(),
 });
 
@@ -62,6 +65,12 @@ export interface Config {
   metricsEnabled: boolean;
   /** Express's `trust proxy`: which proxies may set X-Forwarded-For / -Proto (client IPs for rate limits, https for cookies). */
   trustProxy: boolean | number | string;
+  /** Shared rate-limit counters for several instances; unset, each process counts on its own. */
+  redisUrl?: string;
+  /** A statement the database has not answered by then ends its request with a 503. */
+  dbQueryTimeoutMs: number;
+  /** How long SIGTERM waits for requests in flight before closing their connections. */
+  shutdownGraceSeconds: number;
   /** Tests run on an in-memory SQLite database (or a throwaway MySQL one) and skip the timers. */
   sqliteStorage?: string;
   runJobs: boolean;
@@ -144,6 +153,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminConsoleEnabled: e.ADMIN_CONSOLE_ENABLED,
     metricsEnabled: e.METRICS_ENABLED,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    redisUrl: e.REDIS_URL,
+    dbQueryTimeoutMs: e.DB_QUERY_TIMEOUT_MS,
+    shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     runJobs: true,
   };
 }

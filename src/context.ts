@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Database } from './db.js';
 import type { AdminRole } from './models/admin-user.js';
 import type { UserType } from './models/session.js';
+import type { SharedRedis } from './redis.js';
 import type { Feature, Level } from './services/access/rbac.js';
 import type { TokenSigner } from './services/auth/tokens.js';
 
@@ -12,6 +13,8 @@ export interface AppContext {
   db: Database;
   tokens: TokenSigner;
   log: Logger;
+  /** The shared Redis, when REDIS_URL is set and the caller serves requests (the command line does not). */
+  redis?: SharedRedis;
 }
 
 /** The caller, resolved once per request from the verified token and its session row. */

@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import { rejectMalformedRequest } from './api/middleware/client-error.js';
 import { loadConsole } from './admin/index.js';
 import { createApp } from './app.js';
-import { createContext } from './bootstrap.js';
+import { closeContext, createContext } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
 import { startScheduler } from './jobs/scheduler.js';
 import { closePushProvider } from './push/providers.js';
@@ -22,7 +22,7 @@ async function main() {
     throw err;
   }
   const ctx = await createContext(config);
-  const { app } = createApp(ctx, { console: await loadConsole(ctx) });
+  const { app, drain } = createApp(ctx, { console: await loadConsole(ctx) });
   const background: Array<{ stop(): Promise<void> }> = [];
   const server: Server = app.listen(config.port, config.host, () => {
     ctx.log.info({ url: `http://${config.host}:${config.port}`, database: ctx.db.dialect }, 'school platform listening');
@@ -33,27 +33,39 @@ async function main() {
   server.on('clientError', rejectMalformedRequest);
 
   let stopping = false;
-  const stop = (signal: string) => {
+  /**
+   * The shutdown sequence: refuse new connections and answer new requests on open ones 503 (readiness
+   * included), let the requests in flight finish for up to SHUTDOWN_GRACE_SECONDS, let the workers
+   * finish their current item, close the pools, exit 0.
+   */
+  const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    ctx.log.info({ signal }, 'draining requests before exit');
-    // No new outbox pass or job starts from here; one in progress finishes before the database closes.
+    const graceMs = config.shutdownGraceSeconds * 1000;
+    ctx.log.info({ signal, grace_s: config.shutdownGraceSeconds }, 'shutting down: draining requests in flight');
+    // A pool that never closes (a silent database) must not keep the process from exiting.
+    setTimeout(() => process.exit(1), graceMs + 10_000).unref();
+    drain();
     const backgroundStopped = Promise.all(background.map((b) => b.stop())).then(() => closePushProvider(ctx));
-    // Finish in-flight requests, then close the database; a hung client cannot hold the exit past 10 s.
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     // Keep-alive sockets go idle as their last response ends: sweep them so close() can finish.
     const sweep = setInterval(() => server.closeIdleConnections(), 50);
-    server.close(async () => {
-      clearInterval(sweep);
-      await backgroundStopped.catch(() => undefined);
-      await ctx.db.close().catch(() => undefined);
-      process.exit(0);
-    });
     server.closeIdleConnections();
+    let grace: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<'grace over'>((resolve) => (grace = setTimeout(() => resolve('grace over'), graceMs)));
+    if ((await Promise.race([closed, graceOver])) === 'grace over') {
+      ctx.log.warn('shutdown grace period over: closing the connections still open');
+      server.closeAllConnections();
+      await closed;
+    }
+    clearTimeout(grace);
+    clearInterval(sweep);
+    await backgroundStopped.catch((err) => ctx.log.error({ err }, 'stopping the workers failed'));
+    await closeContext(ctx).catch((err) => ctx.log.error({ err }, 'closing the pools failed'));
+    process.exit(0);
   };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
 }
 
 main().catch((err) => {

@@ -119,7 +119,7 @@ export class Cli {
       if (err instanceof ConfigError) throw new UsageError(err.message);
       throw err;
     }
-    this.ctx = await createContext({ ...config, runJobs: false }, options);
+    this.ctx = await createContext({ ...config, runJobs: false }, { ...options, redis: false });
     this.ctx.log = pino({ level: process.env.LOG_LEVEL ? config.logLevel : 'warn' }, destination(2));
     return this.ctx;
   }

@@ -7,14 +7,15 @@ import { archiveResolvedThreads } from '../services/write-to/write-to.js';
 
 export interface MaintenanceJob {
   name: string;
-  run(ctx: AppContext): Promise<unknown>;
+  /** `stopping` says a shutdown has begun: a job working through many items stops after the current one. */
+  run(ctx: AppContext, stopping: () => boolean): Promise<unknown>;
 }
 
 export const maintenanceJobs: MaintenanceJob[] = [
   { name: 'write_to_archive', run: (ctx) => archiveResolvedThreads(ctx) },
   { name: 'session_prune', run: (ctx) => pruneSessions(ctx) },
   // The worker drains the outbox every second; this pass also covers an instance whose worker is off.
-  { name: 'outbox_retry', run: (ctx) => deliverDue(ctx) },
+  { name: 'outbox_retry', run: (ctx, stopping) => deliverDue(ctx, { stopping }) },
 ];
 
 export interface JobOutcome {
@@ -26,11 +27,11 @@ export interface JobOutcome {
   error?: string;
 }
 
-async function runAndRecord(ctx: AppContext, job: MaintenanceJob): Promise<JobOutcome> {
+async function runAndRecord(ctx: AppContext, job: MaintenanceJob, stopping: () => boolean): Promise<JobOutcome> {
   const startedAt = new Date();
   let outcome: JobOutcome;
   try {
-    outcome = { name: job.name, ran: true, status: 'ok', result: await job.run(ctx) };
+    outcome = { name: job.name, ran: true, status: 'ok', result: await job.run(ctx, stopping) };
   } catch (err) {
     ctx.log.error({ err, job: job.name }, 'maintenance job failed');
     outcome = { name: job.name, ran: true, status: 'failed', error: (err instanceof Error ? err.message : String(err)).slice(0, 1000) };
@@ -48,6 +49,8 @@ async function ranWithin(name: string, ms: number | undefined): Promise<boolean>
 }
 
 export interface RunOptions {
+  /** A shutdown has begun (the scheduler's stop). */
+  stopping?: () => boolean;
   /**
    * Skip the job when any instance started it less than this long ago: each instance's timer ticks
    * every interval at its own phase, and without this every instance would run every job once per
@@ -64,7 +67,7 @@ export interface RunOptions {
  * database's, as the lock is server-wide.
  */
 export async function runJob(ctx: AppContext, job: MaintenanceJob, options: RunOptions = {}): Promise<JobOutcome> {
-  const runIfDue = async (): Promise<JobOutcome> => ((await ranWithin(job.name, options.minGapMs)) ? { name: job.name, ran: false } : runAndRecord(ctx, job));
+  const runIfDue = async (): Promise<JobOutcome> => ((await ranWithin(job.name, options.minGapMs)) ? { name: job.name, ran: false } : runAndRecord(ctx, job, options.stopping ?? (() => false)));
   if (ctx.db.dialect !== 'mysql') return runIfDue();
   return ctx.db.sequelize.transaction(async (transaction) => {
     const lock = { replacements: { name: `job:${job.name}` }, type: QueryTypes.SELECT, transaction } as const;
@@ -84,7 +87,7 @@ export async function runMaintenance(ctx: AppContext, shouldStop: () => boolean 
   const outcomes: JobOutcome[] = [];
   for (const job of maintenanceJobs) {
     if (shouldStop()) break;
-    outcomes.push(await runJob(ctx, job, options));
+    outcomes.push(await runJob(ctx, job, { stopping: shouldStop, ...options }));
   }
   return outcomes;
 }

@@ -120,8 +120,11 @@ async function claim(ctx: AppContext, id: number, now: Date): Promise<boolean> {
   return n === 1;
 }
 
-/** One pass over the due outbox rows (at most `limit`): claim each, send it, record the outcome. */
-export async function deliverDue(ctx: AppContext, options: { now?: Date; limit?: number } = {}): Promise<DeliveryCounts> {
+/**
+ * One pass over the due outbox rows (at most `limit`): claim each, send it, record the outcome. Once
+ * `stopping` says so, no further row is claimed; the ones being sent finish (a shutdown).
+ */
+export async function deliverDue(ctx: AppContext, options: { now?: Date; limit?: number; stopping?: () => boolean } = {}): Promise<DeliveryCounts> {
   const now = options.now ?? new Date();
   const rows = await ctx.db.select<OutboxRow>(
     `SELECT ${rowColumns} FROM notifications WHERE status = :pending AND next_attempt_at <= :now ORDER BY next_attempt_at, id LIMIT :limit`,
@@ -131,7 +134,7 @@ export async function deliverDue(ctx: AppContext, options: { now?: Date; limit?:
   for (let i = 0; i < rows.length; i += CONCURRENCY) {
     await Promise.all(
       rows.slice(i, i + CONCURRENCY).map(async (row) => {
-        if (!(await claim(ctx, row.id, now))) return;
+        if (options.stopping?.() || !(await claim(ctx, row.id, now))) return;
         counts.claimed++;
         counts[(await deliverRow(ctx, row, { retry: true })).outcome]++;
       }),
@@ -147,7 +150,7 @@ export function startPushWorker(ctx: AppContext): PushWorker {
   // Created now, so that an unreadable service account stops the start instead of failing every pass.
   pushProvider(ctx);
   const drain = async (stopping: () => boolean) => {
-    while (!stopping() && (await deliverDue(ctx)).claimed === BATCH);
+    while (!stopping() && (await deliverDue(ctx, { stopping })).claimed === BATCH);
   };
   return every(POLL_MS, drain, ctx.log, 'push worker pass');
 }

@@ -1,7 +1,7 @@
 import supertest from 'supertest';
 import { loadConsole } from '../../src/admin/index.js';
 import { createApp } from '../../src/app.js';
-import { createContext } from '../../src/bootstrap.js';
+import { closeContext, createContext } from '../../src/bootstrap.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
 import { freshDatabase } from './database.js';
@@ -51,7 +51,7 @@ export async function startTestApp(env: Record<string, string> = {}, overrides: 
     routes,
     api: supertest(app),
     async close() {
-      await ctx.db.close();
+      await closeContext(ctx);
       await database.drop();
     },
   };

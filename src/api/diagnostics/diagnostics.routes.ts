@@ -12,13 +12,18 @@ const healthView = z.object({
     provider: z.enum(['log', 'fcm']), outbox_pending: z.number().nullable(), outbox_failed: z.number().nullable(), last_error: z.string().nullable(),
   }),
   jobs: z.array(z.object({ name: z.string(), last_run_at: timestamp().nullable(), last_status: z.string().nullable() })),
+  redis: z
+    .object({ status: z.enum(['ok', 'degraded']), latency_ms: z.number().nullable() })
+    .optional()
+    .describe('Only when REDIS_URL is set: degraded (latency_ms null) while Redis does not answer, when rate limits count per instance'),
 });
 
 export function registerDiagnosticsRoutes(r: Routers): void {
   r.web.route(
     {
       method: 'get', path: '/diagnostics/health', summary: 'Service health: database, push outbox, maintenance jobs (super_admin, it_contact)',
-      description: 'The outbox figures are the school\'s own.', response: healthView,
+      description: 'The outbox figures are the school\'s own. `status` is `degraded` when the database or (with REDIS_URL) Redis does not answer, or a maintenance job\'s last run failed.',
+      response: healthView,
     },
     async ({ ctx, principal }) => ({ data: await health(ctx, principal) }),
   );

@@ -1,8 +1,13 @@
-import type { Express } from 'express';
+import type { Express, Response } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { ping } from '../../db.js';
 import type { ServiceRoute } from '../openapi.js';
+
+/** The readiness probe's 503: `status` at the top level too, for probes that read only that. */
+export function notReady(res: Response, message: string): void {
+  res.status(503).json({ success: false, message, error: { code: 'SERVICE_UNAVAILABLE' }, status: 'unavailable' });
+}
 
 /** Liveness and readiness for load balancers; outside the apps, unauthenticated and not rate limited. */
 export function mountHealth(app: Express, ctx: AppContext): void {
@@ -17,12 +22,7 @@ export function mountHealth(app: Express, ctx: AppContext): void {
       ]);
       res.json({ success: true, status: 'ready', data: { status: 'ready', database: { status: 'up', latency_ms: Math.round(latency * 100) / 100 } } });
     } catch {
-      res.status(503).json({
-        success: false,
-        message: 'The database is not answering',
-        error: { code: 'SERVICE_UNAVAILABLE' },
-        status: 'unavailable',
-      });
+      notReady(res, 'The database is not answering');
     }
   });
 }
@@ -43,7 +43,7 @@ export const healthRoutes: ServiceRoute[] = [
   {
     method: 'get', path: '/readyz',
     summary: 'Readiness: the database answers',
-    description: 'Answers 200 when the database answers a ping within 2 seconds, else 503: take the instance out of the load balancer until it is ready.',
+    description: 'Answers 200 when the database answers a ping within 2 seconds, else 503: take the instance out of the load balancer until it is ready. From SIGTERM on it answers 503 (`This instance is shutting down`) on connections that were already open.',
     responses: {
       200: {
         description: 'Ready to serve',
@@ -55,7 +55,7 @@ export const healthRoutes: ServiceRoute[] = [
         example: { success: true, status: 'ready', data: { status: 'ready', database: { status: 'up', latency_ms: 0.42 } } },
       },
       503: {
-        description: 'The database is not answering',
+        description: 'The database is not answering, or the instance is shutting down',
         schema: z.object({
           success: z.literal(false),
           message: z.string(),

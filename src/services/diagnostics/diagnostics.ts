@@ -19,6 +19,8 @@ export interface HealthView {
   database: { driver: Dialect; status: 'up' | 'down'; latency_ms: number | null };
   push: { provider: 'log' | 'fcm'; outbox_pending: number | null; outbox_failed: number | null; last_error: string | null };
   jobs: Array<{ name: string; last_run_at: string | null; last_status: string | null }>;
+  /** Only with REDIS_URL: `degraded` while Redis does not answer (rate limits then count per instance). */
+  redis?: { status: 'ok' | 'degraded'; latency_ms: number | null };
 }
 
 const PING_TIMEOUT_MS = 2000;
@@ -46,12 +48,13 @@ async function outbox(ctx: AppContext, schoolId: string | undefined): Promise<Om
 /**
  * The service's health: the database's answer time, the push outbox (the caller's school; every
  * school from the command line) and the last run of each maintenance job. `degraded` when the
- * database does not answer or a job's last run failed. The health of the service itself is not
+ * database or Redis does not answer, or a job's last run failed. The health of the service itself is not
  * tenant data, but the outbox figures are, so a principal sees only its school's.
  */
 export async function health(ctx: AppContext, principal?: Principal): Promise<HealthView> {
   if (principal) requireRole(principal, 'super_admin', 'it_contact');
   const database: HealthView['database'] = { driver: ctx.db.dialect, status: 'down', latency_ms: null };
+  const redisLatency = ctx.redis?.ping();
   try {
     database.latency_ms = Math.round((await withTimeout(ping(ctx.db), PING_TIMEOUT_MS)) * 100) / 100;
     database.status = 'up';
@@ -65,8 +68,10 @@ export async function health(ctx: AppContext, principal?: Principal): Promise<He
     const runs = new Map((await JobRun.findAll({ raw: true })).map((r) => [r.name, r]));
     jobs = jobs.map((j) => ({ name: j.name, last_run_at: iso(runs.get(j.name)?.last_run_at), last_status: runs.get(j.name)?.last_status ?? null }));
   }
-  const degraded = database.status !== 'up' || jobs.some((j) => j.last_status === 'failed');
-  return { status: degraded ? 'degraded' : 'ok', version, uptime_s: Math.round(process.uptime()), database, push, jobs };
+  const redisMs = await redisLatency;
+  const redis: HealthView['redis'] = ctx.redis ? { status: redisMs == null ? 'degraded' : 'ok', latency_ms: redisMs ?? null } : undefined;
+  const degraded = database.status !== 'up' || jobs.some((j) => j.last_status === 'failed') || redis?.status === 'degraded';
+  return { status: degraded ? 'degraded' : 'ok', version, uptime_s: Math.round(process.uptime()), database, push, jobs, ...(redis ? { redis } : {}) };
 }
 
 export const testPushInput = z

@@ -1,0 +1,91 @@
+import type { Logger } from 'pino';
+import { createClient } from 'redis';
+
+/** A command Redis has not answered by then counts as Redis being away: requests must not wait on it. */
+const COMMAND_TIMEOUT_MS = 250;
+/** While Redis is away, how often it is asked again whether it answers. */
+const PROBE_INTERVAL_MS = 1000;
+
+export interface SharedRedis {
+  /** True while Redis answers; false from a failed command until it answers a probe again. */
+  available(): boolean;
+  /** One command, failing fast (offline, or no answer in time) and marking Redis away when it fails. */
+  command<T = unknown>(args: string[]): Promise<T>;
+  /** Called each time Redis becomes available (again). */
+  onAvailable(listener: () => void): void;
+  /** The round trip of a PING in milliseconds, or null when Redis does not answer. */
+  ping(): Promise<number | null>;
+  close(): Promise<void>;
+}
+
+/**
+ * The connection to the optional Redis (REDIS_URL) that holds state shared by every instance. It never
+ * holds up the service: the start does not wait for it, commands are not queued while it is away
+ * (they fail at once and the caller falls back to the process), and it reconnects by itself. Losing
+ * and regaining it is logged once each way.
+ */
+export function connectRedis(url: string, log: Logger): SharedRedis {
+  const client = createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: { connectTimeout: 2000, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 5000) },
+  });
+  const listeners: Array<() => void> = [];
+  let state: 'starting' | 'up' | 'down' = 'starting';
+  let probe: NodeJS.Timeout | null = null;
+  let closed = false;
+
+  const markUp = () => {
+    if (state === 'up' || closed) return;
+    log.info(state === 'down' ? 'Redis answers again: rate limits are shared between instances' : 'Redis connected: rate limits are shared between instances');
+    state = 'up';
+    if (probe) clearInterval(probe);
+    probe = null;
+    for (const listener of listeners) listener();
+  };
+  const markDown = (err: unknown) => {
+    if (state === 'down' || closed) return;
+    log.warn({ err: err instanceof Error ? err.message : String(err) }, 'Redis is not answering: rate limits are counted per instance until it does');
+    state = 'down';
+    // A silent server keeps its socket open, so no reconnection will say it is back: ask it.
+    probe = setInterval(() => {
+      if (client.isReady) client.sendCommand(['PING'], { timeout: COMMAND_TIMEOUT_MS }).then(markUp, () => undefined);
+    }, PROBE_INTERVAL_MS);
+    probe.unref();
+  };
+
+  client.on('error', markDown);
+  client.on('ready', markUp);
+  client.connect().catch(markDown);
+
+  return {
+    available: () => state === 'up',
+    async command<T>(args: string[]): Promise<T> {
+      try {
+        return (await client.sendCommand(args, { timeout: COMMAND_TIMEOUT_MS })) as T;
+      } catch (err) {
+        markDown(err);
+        throw err;
+      }
+    },
+    onAvailable(listener) {
+      listeners.push(listener);
+    },
+    async ping() {
+      if (!client.isReady) return null;
+      const started = performance.now();
+      try {
+        await client.sendCommand(['PING'], { timeout: COMMAND_TIMEOUT_MS * 4 });
+      } catch {
+        return null;
+      }
+      markUp();
+      return Math.round((performance.now() - started) * 100) / 100;
+    },
+    async close() {
+      closed = true;
+      if (probe) clearInterval(probe);
+      client.destroy();
+    },
+  };
+}
