@@ -3,6 +3,18 @@ import { createClient } from 'redis';
 
 /** A command Redis has not answered by then counts as Redis being away: requests must not wait on it. */
 const COMMAND_TIMEOUT_MS = 250;
+/**
+ * A command within `ms`: node-redis's own command timeout covers only the wait to be written, not
+ * the answer of a server that went silent. A late answer is dropped; replies stay in order.
+ */
+function within<T>(ms: number, command: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([command, late]).finally(() => clearTimeout(timer));
+}
+
 /** While Redis is away, how often it is asked again whether it answers. */
 const PROBE_INTERVAL_MS = 1000;
 
@@ -49,7 +61,7 @@ export function connectRedis(url: string, log: Logger): SharedRedis {
     state = 'down';
     // A silent server keeps its socket open, so no reconnection will say it is back: ask it.
     probe = setInterval(() => {
-      if (client.isReady) client.sendCommand(['PING'], { timeout: COMMAND_TIMEOUT_MS }).then(markUp, () => undefined);
+      if (client.isReady) within(COMMAND_TIMEOUT_MS, client.sendCommand(['PING'])).then(markUp, () => undefined);
     }, PROBE_INTERVAL_MS);
     probe.unref();
   };
@@ -62,9 +74,10 @@ export function connectRedis(url: string, log: Logger): SharedRedis {
     available: () => state === 'up',
     async command<T>(args: string[]): Promise<T> {
       try {
-        return (await client.sendCommand(args, { timeout: COMMAND_TIMEOUT_MS })) as T;
+        return (await within(COMMAND_TIMEOUT_MS, client.sendCommand(args))) as T;
       } catch (err) {
-        markDown(err);
+        // Before the first connection the 'error' event speaks for Redis; a command may not.
+        if (state === 'up') markDown(err);
         throw err;
       }
     },
@@ -75,7 +88,7 @@ export function connectRedis(url: string, log: Logger): SharedRedis {
       if (!client.isReady) return null;
       const started = performance.now();
       try {
-        await client.sendCommand(['PING'], { timeout: COMMAND_TIMEOUT_MS * 4 });
+        await within(COMMAND_TIMEOUT_MS * 4, client.sendCommand(['PING']));
       } catch {
         return null;
       }

@@ -33,7 +33,7 @@ class SharedOrLocalStore implements Store {
   }
 
   private load(): Promise<boolean> {
-    if (!this.options) return this.loaded;
+    if (!this.options || !this.redis.available()) return this.loaded;
     this.loaded = this.shared.init(this.options).then(() => true, () => false);
     return this.loaded;
   }
