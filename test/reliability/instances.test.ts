@@ -1,12 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { closeContext, createContext } from '../../src/bootstrap.js';
+import { Notification } from '../../src/models/index.js';
+import { enqueue } from '../../src/push/outbox.js';
+import { testConfig } from '../helpers/app.js';
 import { freshDatabase, mysqlUrl, type TestDatabase } from '../helpers/database.js';
+import { redisUrl } from '../helpers/redis.js';
 import { post, startServer, type ServerProcess } from '../helpers/server-process.js';
 
 /**
- * Several instances behind a load balancer share nothing but the database: a session ended on one
- * is refused by the other on its very next request, and a lock-out reached through one holds on the
- * other. On MariaDB, two servers on one database; on SQLite, two server processes on one file
- * (the embedded database's way to run more than one process, on one host).
+ * Several instances behind a load balancer share nothing but the database and Redis: a session ended
+ * on one is refused by the other on its very next request, a lock-out reached through one holds on
+ * the other, a console sign-in made through one works on the other, and every outbox record is sent
+ * once while both workers drain it. On MariaDB, two servers on one database; on SQLite, two server
+ * processes on one file (the embedded database's way to run more than one process, on one host).
+ * (The shared rate-limit budget is in redis.test.ts; each job once per interval in jobs-once.test.ts.)
  */
 let database: TestDatabase;
 let a: ServerProcess;
@@ -17,8 +24,8 @@ const schoolId = 'instances';
 
 beforeAll(async () => {
   database = await freshDatabase();
-  const env = { DATA_DIR: database.dataDir, DATABASE_URL: database.databaseUrl };
-  [a, b] = await Promise.all([startServer(env), startServer(env)]);
+  const env = { DATA_DIR: database.dataDir, DATABASE_URL: database.databaseUrl, REDIS_URL: redisUrl(), ADMIN_CONSOLE_ENABLED: 'true', LOG_LEVEL: 'info' };
+  [a, b] = await Promise.all([startServer(env, { startTimeoutMs: 90_000 }), startServer(env, { startTimeoutMs: 90_000 })]);
   const signup = await post(`${a.url}/web-app/signup`, { name: 'Head', email, password, school_id: schoolId });
   expect(signup.status).toBe(201);
 }, 120_000);
@@ -99,4 +106,45 @@ describe(`several instances: ${mode}`, () => {
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     }
   });
+
+  it('keeps a console sign-in made through one instance on the other', async () => {
+    const login = await fetch(`${a.url}/admin/login`, {
+      method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email, password }).toString(),
+    });
+    expect({ status: login.status, location: login.headers.get('location') }).toEqual({ status: 302, location: '/admin' });
+    const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const list = await fetch(`${b.url}/admin/api/resources/designations/actions/list`, { headers: { cookie } });
+    expect(list.status).toBe(200);
+    const names = ((await list.json()) as { records: Array<{ params: { name: string } }> }).records.map((r) => r.params.name);
+    expect(names).toEqual(expect.arrayContaining(['Principal', 'Class Teacher']));
+    // Without the cookie the other instance sends the console to its login page.
+    expect((await fetch(`${b.url}/admin/api/resources/designations/actions/list`, { redirect: 'manual' })).status).toBe(302);
+  });
+
+  it('sends every outbox record exactly once while both workers drain it', async () => {
+    const count = 240;
+    const ctx = await createContext({ ...testConfig({ DATA_DIR: database.dataDir }), databaseUrl: database.databaseUrl, sqliteStorage: database.sqliteStorage });
+    try {
+      const titles = Array.from({ length: count }, (_, i) => `Outbox once ${i}`);
+      await enqueue(titles.map((title, i) => ({ school_id: schoolId, event: 'test_push', target_type: 'token', address: `device-token-${i}`, title, body: 'Once' })));
+      const deadline = Date.now() + 60_000;
+      while ((await Notification.count({ where: { school_id: schoolId, status: 'sent', event: 'test_push' } })) < count) {
+        if (Date.now() > deadline) throw new Error('the outbox was not drained within a minute');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const rows = await Notification.findAll({ where: { school_id: schoolId, event: 'test_push' }, attributes: ['status', 'attempts'], raw: true });
+      expect(rows.filter((r) => r.status !== 'sent' || r.attempts !== 1)).toEqual([]);
+      const sends = (server: ServerProcess) => titles.map((title) => server.output().split(`"title":"${title}"`).length - 1);
+      // The log lines of the last sends may still be on their way through the pipes.
+      const total = () => [...sends(a), ...sends(b)].reduce((x, y) => x + y, 0);
+      for (const until = Date.now() + 5000; total() < count && Date.now() < until;) await new Promise((r) => setTimeout(r, 100));
+      const [byA, byB] = [sends(a), sends(b)];
+      // Each record was sent by one of the two, once; and both took part.
+      expect(titles.filter((_, i) => byA[i]! + byB[i]! !== 1)).toEqual([]);
+      expect(byA.some(Boolean) && byB.some(Boolean)).toBe(true);
+    } finally {
+      await closeContext(ctx);
+    }
+  }, 90_000);
 });
