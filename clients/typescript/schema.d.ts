@@ -1489,7 +1489,7 @@ export interface paths {
         };
         /**
          * Service health: database, push outbox, maintenance jobs (super_admin, it_contact)
-         * @description The outbox figures are the school's own.
+         * @description The outbox figures are the school's own. `status` is `degraded` when the database or (with REDIS_URL) Redis does not answer, or a maintenance job's last run failed.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -1555,7 +1555,7 @@ export interface paths {
         };
         /**
          * Readiness: the database answers
-         * @description Answers 200 when the database answers a ping within 2 seconds, else 503: take the instance out of the load balancer until it is ready.
+         * @description Answers 200 when the database answers a ping within 2 seconds, else 503: take the instance out of the load balancer until it is ready. From SIGTERM on it answers 503 (`This instance is shutting down`) on connections that were already open.
          *
          *     **Access:** public, no token. Not rate limited.
          */
@@ -7920,7 +7920,11 @@ export interface operations {
                      *             "last_run_at": "2026-11-22T09:30:00.000Z",
                      *             "last_status": "last_status"
                      *           }
-                     *         ]
+                     *         ],
+                     *         "redis": {
+                     *           "status": "ok",
+                     *           "latency_ms": 1
+                     *         }
                      *       }
                      *     }
                      */
@@ -7952,6 +7956,12 @@ export interface operations {
                                 last_run_at: string | null;
                                 last_status: string | null;
                             }[];
+                            /** @description Only when REDIS_URL is set: degraded (latency_ms null) while Redis does not answer, when rate limits count per instance */
+                            redis?: {
+                                /** @enum {string} */
+                                status: "ok" | "degraded";
+                                latency_ms: number | null;
+                            };
                         };
                     };
                 };
@@ -8120,7 +8130,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is not answering */
+            /** @description The database is not answering, or the instance is shutting down */
             503: {
                 headers: {
                     [name: string]: unknown;

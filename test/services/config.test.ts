@@ -13,8 +13,10 @@ describe('configuration', () => {
       port: 3000, host: '127.0.0.1', adminSessionHours: 12, signupEnabled: true, rateLimitPublic: 60, rateLimitAuth: 600,
       loginRateLimitIp: 30, sessionPruneDays: 90, writeToArchiveDays: 30, maintenanceIntervalSeconds: 300, pushProvider: 'log',
       publicAppUrl: 'http://localhost:3000', logLevel: 'info', adminConsoleEnabled: true, production: false, corsOrigins: [],
+      dbQueryTimeoutMs: 10_000, shutdownGraceSeconds: 10,
     });
     expect(c.databaseUrl).toBeUndefined();
+    expect(c.redisUrl).toBeUndefined();
   });
 
   it.each([
@@ -27,9 +29,20 @@ describe('configuration', () => {
     ['LOG_LEVEL', 'loud'],
     ['CORS_ORIGINS', 'not an origin'],
     ['PUBLIC_APP_URL', 'nowhere'],
+    ['REDIS_URL', 'localhost:6379'],
+    ['DB_QUERY_TIMEOUT_MS', '0'],
+    ['DB_QUERY_TIMEOUT_MS', 'ten seconds'],
+    ['SHUTDOWN_GRACE_SECONDS', '-5'],
   ])('stops on a bad %s naming the variable', (name, value) => {
     expect(() => loadConfig({ DATA_DIR: dir(), [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ DATA_DIR: dir(), [name]: value })).toThrow(name);
+  });
+
+  it('reads REDIS_URL, DB_QUERY_TIMEOUT_MS and SHUTDOWN_GRACE_SECONDS', () => {
+    const c = loadConfig({ DATA_DIR: dir(), REDIS_URL: 'redis://cache.internal:6379/2', DB_QUERY_TIMEOUT_MS: '2500', SHUTDOWN_GRACE_SECONDS: '30' });
+    expect({ redisUrl: c.redisUrl, dbQueryTimeoutMs: c.dbQueryTimeoutMs, shutdownGraceSeconds: c.shutdownGraceSeconds }).toEqual({
+      redisUrl: 'redis://cache.internal:6379/2', dbQueryTimeoutMs: 2500, shutdownGraceSeconds: 30,
+    });
   });
 
   it('refuses production without a JWT_SECRET of at least 32 bytes', () => {
