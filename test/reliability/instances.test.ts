@@ -127,7 +127,11 @@ describe(`several instances: ${mode}`, () => {
     const ctx = await createContext({ ...testConfig({ DATA_DIR: database.dataDir }), databaseUrl: database.databaseUrl, sqliteStorage: database.sqliteStorage });
     try {
       const titles = Array.from({ length: count }, (_, i) => `Outbox once ${i}`);
-      await enqueue(titles.map((title, i) => ({ school_id: schoolId, event: 'test_push', target_type: 'token', address: `device-token-${i}`, title, body: 'Once' })));
+      // Written in chunks over a few seconds, as a live service writes them, so both workers' polls meet them.
+      for (let i = 0; i < count; i += 20) {
+        await enqueue(titles.slice(i, i + 20).map((title, j) => ({ school_id: schoolId, event: 'test_push', target_type: 'token', address: `device-token-${i + j}`, title, body: 'Once' })));
+        await new Promise((r) => setTimeout(r, 300));
+      }
       const deadline = Date.now() + 60_000;
       while ((await Notification.count({ where: { school_id: schoolId, status: 'sent', event: 'test_push' } })) < count) {
         if (Date.now() > deadline) throw new Error('the outbox was not drained within a minute');
