@@ -408,6 +408,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/parent-app/notification-preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the parent wants pushed, and when not
+         * @description Each category (`activities`, `notices`, `write_to`, `diary`, `attendance`) on or off, and quiet hours in the school's time zone. Until changed, every category is on and there are no quiet hours.
+         *
+         *     **Access:** a parent token from `POST /parent-app/parent-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        get: operations["getParentAppNotificationPreferences"];
+        /**
+         * Change what is pushed, and when not (partial)
+         * @description Only what is sent changes. A push of a category turned off is recorded `skipped`, naming the preference; one that falls in the quiet hours is held (`pending`, with `deliver_after` at the end of the quiet hours) and sent then. Urgent notices and test pushes pass both.
+         *
+         *     **Access:** a parent token from `POST /parent-app/parent-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        put: operations["putParentAppNotificationPreferences"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/teachers-app/teacher-auth-verification": {
         parameters: {
             query?: never;
@@ -939,6 +967,34 @@ export interface paths {
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
         delete: operations["deleteWebAppAdminsId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web-app/school": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The school's settings (any admin)
+         * @description The school's id, name, status and IANA time zone (`UTC` until set). Parents' quiet hours are read in that zone.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        get: operations["getWebAppSchool"];
+        /**
+         * Rename the school or set its time zone (super_admin)
+         * @description Both fields optional. `timezone` is an IANA name the platform's time-zone data knows (`Asia/Kolkata`, `Europe/London`); an unknown one is a 400 naming it. Quiet hours already running keep the end they were given.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        put: operations["putWebAppSchool"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3092,6 +3148,162 @@ export interface operations {
             429: components["responses"]["E429"];
         };
     };
+    getParentAppNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "categories": {
+                     *           "activities": true,
+                     *           "notices": true,
+                     *           "write_to": true,
+                     *           "diary": false,
+                     *           "attendance": true
+                     *         },
+                     *         "quiet_hours": {
+                     *           "start": "21:30",
+                     *           "end": "06:30"
+                     *         },
+                     *         "timezone": "Asia/Kolkata"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            categories: {
+                                activities: boolean;
+                                notices: boolean;
+                                write_to: boolean;
+                                diary: boolean;
+                                attendance: boolean;
+                            };
+                            quiet_hours: {
+                                start: string;
+                                end: string;
+                            } | null;
+                            /** @description The school's time zone, in which the quiet hours are read */
+                            timezone: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+        };
+    };
+    putParentAppNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "categories": {
+                 *         "diary": false
+                 *       },
+                 *       "quiet_hours": {
+                 *         "start": "21:30",
+                 *         "end": "06:30"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Each category on (true) or off (false); the ones left out keep their value */
+                    categories?: {
+                        activities?: boolean;
+                        notices?: boolean;
+                        write_to?: boolean;
+                        diary?: boolean;
+                        attendance?: boolean;
+                    };
+                    /** @description HH:MM in the school's time zone; start after end spans midnight (22:00 to 07:00); null for none */
+                    quiet_hours?: {
+                        start: string;
+                        end: string;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Notification preferences saved",
+                     *       "data": {
+                     *         "categories": {
+                     *           "activities": true,
+                     *           "notices": true,
+                     *           "write_to": true,
+                     *           "diary": false,
+                     *           "attendance": true
+                     *         },
+                     *         "quiet_hours": {
+                     *           "start": "21:30",
+                     *           "end": "06:30"
+                     *         },
+                     *         "timezone": "Asia/Kolkata"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            categories: {
+                                activities: boolean;
+                                notices: boolean;
+                                write_to: boolean;
+                                diary: boolean;
+                                attendance: boolean;
+                            };
+                            quiet_hours: {
+                                start: string;
+                                end: string;
+                            } | null;
+                            /** @description The school's time zone, in which the quiet hours are read */
+                            timezone: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+        };
+    };
     postTeachersAppTeacherAuthVerification: {
         parameters: {
             query?: never;
@@ -5205,6 +5417,114 @@ export interface operations {
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getWebAppSchool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "greenwood",
+                     *         "name": "Greenwood High",
+                     *         "status": "active",
+                     *         "timezone": "Asia/Kolkata"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            status: "active" | "suspended";
+                            timezone: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+        };
+    };
+    putWebAppSchool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "timezone": "Asia/Kolkata"
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    /** @description The school's IANA time zone: parents' quiet hours are its local hours */
+                    timezone?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "School updated",
+                     *       "data": {
+                     *         "id": "greenwood",
+                     *         "name": "Greenwood High",
+                     *         "status": "active",
+                     *         "timezone": "Asia/Kolkata"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            status: "active" | "suspended";
+                            timezone: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
         };
     };
@@ -7827,7 +8147,8 @@ export interface operations {
                      *             "attempts": 1,
                      *             "last_error": null,
                      *             "created_at": "2026-11-22T09:30:00.000Z",
-                     *             "sent_at": "2026-11-22T09:30:00.000Z"
+                     *             "sent_at": "2026-11-22T09:30:00.000Z",
+                     *             "deliver_after": "deliver_after"
                      *           }
                      *         ],
                      *         "pagination": {
@@ -7863,6 +8184,8 @@ export interface operations {
                                 /** @description ISO 8601 timestamp in UTC */
                                 created_at: string;
                                 sent_at: string | null;
+                                /** @description Set when the push was held for the parent's quiet hours: it is sent from then on */
+                                deliver_after: string | null;
                             }[];
                             pagination: {
                                 total: number;

@@ -12,6 +12,8 @@ export type RoleAccess = Record<AdminRole, Access>;
  */
 export const roleAccess = {
   schools: { platform_admin: 'write', super_admin: 'none', admin: 'none', it_contact: 'none' },
+  /** A school's own settings (name, time zone): changed by its super_admin, seen by its admins. */
+  schoolSettings: { platform_admin: 'write', super_admin: 'write', admin: 'read', it_contact: 'none' },
   adminUsers: { platform_admin: 'write', super_admin: 'write', admin: 'none', it_contact: 'none' },
   designations: { platform_admin: 'write', super_admin: 'write', admin: 'read', it_contact: 'none' },
   school: { platform_admin: 'write', super_admin: 'write', admin: 'write', it_contact: 'none' },

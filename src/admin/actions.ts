@@ -157,8 +157,9 @@ export function serviceActions(ctx: AppContext, access: RoleAccess, spec: Servic
       handler: run<RecordActionResponse>(async (request, context, admin) => {
         const record = context.record!;
         if (request.method !== 'post') return { record: record.toJSON(context.currentAdmin) };
-        const id = Number(record.id());
-        await spec.update!(ctx, recordPrincipal(admin, record, column), id, formInput(request.payload, fields, record));
+        // A school's id is text: the service of a school-keyed resource finds it through the principal.
+        const id = record.id();
+        await spec.update!(ctx, recordPrincipal(admin, record, column), Number(id), formInput(request.payload, fields, record));
         const fresh = await reload(context, id);
         return {
           record: fresh.toJSON(context.currentAdmin),

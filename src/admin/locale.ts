@@ -61,6 +61,7 @@ const resources: LocaleTranslations['resources'] = {
     properties: { id: 'School ID', school_code: 'School ID', admin_name: "First admin's name", admin_email: "First admin's email", admin_password: "First admin's password" },
     actions: { suspend: 'Suspend', resume: 'Resume' },
   },
+  school_settings: { properties: { id: 'School ID', name: 'Name', timezone: 'Time zone', status: 'Status' } },
   sessions: {
     properties: {
       user_type: 'Account type', user_id: 'Account ID', device_id: 'Device ID', device_name: 'Device', user_agent: 'Browser / app', ip: 'IP address',
@@ -71,7 +72,7 @@ const resources: LocaleTranslations['resources'] = {
   notifications: {
     properties: {
       event: 'Event', channel: 'Channel', target_type: 'Recipient type', target_id: 'Recipient ID', title: 'Title', body: 'Message', attempts: 'Attempts',
-      last_error: 'Last error', next_attempt_at: 'Next attempt', sent_at: 'Sent',
+      last_error: 'Last error', deliver_after: 'Held until (quiet hours)', next_attempt_at: 'Next attempt', sent_at: 'Sent',
     },
   },
 };
@@ -84,7 +85,7 @@ export const consoleLocale = {
       labels: {
         students: 'Students', parents: 'Parents', staff: 'Staff', designations: 'Designations', notices: 'Notices', activities: 'Activities',
         write_to_requests: 'Write-to requests', write_to_replies: 'Write-to replies', comments: 'Comments', reactions: 'Reactions',
-        diary_entries: 'Diary entries', attendance: 'Attendance', grades: 'Grades', admin_users: 'Admin users', schools: 'Schools',
+        diary_entries: 'Diary entries', attendance: 'Attendance', grades: 'Grades', admin_users: 'Admin users', schools: 'Schools', school_settings: 'School settings',
         sessions: 'Sessions (signed-in devices)', notifications: 'Notifications', navigation: 'Menu', dashboard: 'Overview',
       },
       properties,

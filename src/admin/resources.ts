@@ -29,6 +29,7 @@ import { deleteComment } from '../services/engagement/comments.js';
 import { createActivity, deleteActivity, updateActivity } from '../services/activities/activities.js';
 import { createNotice, deleteNotice, updateNotice } from '../services/notices/notices.js';
 import { createSchool, SCHOOL_ID_PATTERN, setSchoolStatus } from '../services/schools/schools.js';
+import { schoolChangesInput, updateSchoolSettings } from '../services/schools/settings.js';
 import { createDesignation, deleteDesignation, updateDesignation } from '../services/staff/designations.js';
 import { createStaff, resetStaffPin, updateStaff } from '../services/staff/staff.js';
 import { createGrade, deleteGrade, updateGrade } from '../services/students/grades.js';
@@ -447,6 +448,25 @@ export function consoleResources(ctx: AppContext): ResourceWithOptions[] {
       },
     },
     {
+      model: School, scope: { schoolColumn: 'id', resourceId: 'school_settings' }, access: roleAccess.schoolSettings,
+      options: {
+        navigation: nav.setup,
+        listProperties: ['id', 'name', 'timezone', 'status'],
+        filterProperties: ['id', 'name'],
+        showProperties: ['id', 'name', 'timezone', 'status', 'created_at', 'updated_at'],
+        editProperties: ['name', 'timezone'],
+        properties: {
+          name: { isTitle: true },
+          timezone: { description: "An IANA time zone such as Asia/Kolkata: parents' quiet hours are its local hours" },
+        },
+      },
+      services: {
+        noun: 'School settings',
+        fields: { name: 'text', timezone: 'text' },
+        update: (_c, p, _id, changes) => updateSchoolSettings(p, parseInput(schoolChangesInput, changes)),
+      },
+    },
+    {
       model: School, scope: { schoolColumn: 'id' }, access: roleAccess.schools,
       options: {
         navigation: nav.setup,
@@ -528,11 +548,11 @@ export function consoleResources(ctx: AppContext): ResourceWithOptions[] {
       options: {
         navigation: nav.access,
         sort: { sortBy: 'created_at', direction: 'desc' },
-        listProperties: ['id', 'event', 'target_type', 'target_id', 'title', 'status', 'attempts', 'created_at'],
-        filterProperties: ['event', 'status', 'target_type', 'target_id', 'channel', 'created_at'],
+        listProperties: ['id', 'event', 'target_type', 'target_id', 'title', 'status', 'attempts', 'deliver_after', 'created_at'],
+        filterProperties: ['event', 'status', 'target_type', 'target_id', 'channel', 'deliver_after', 'created_at'],
         showProperties: [
           'school_id', 'id', 'event', 'channel', 'entity_type', 'entity_id', 'target_type', 'target_id', 'title', 'body', 'status', 'attempts',
-          'last_error', 'next_attempt_at', 'sent_at', 'created_at', 'updated_at',
+          'last_error', 'deliver_after', 'next_attempt_at', 'sent_at', 'created_at', 'updated_at',
         ],
         properties: {
           status: { availableValues: choices(notificationStatuses) },

@@ -10,6 +10,8 @@ export interface ScopeSpec {
   softDelete?: string;
   /** Hashes, tokens and device addresses: never read, shown, filtered on, sorted by or written. */
   secret?: string[];
+  /** The resource's id when a model backs two resources (the schools, and a school's own settings). */
+  resourceId?: string;
   /** Fields shown as `text` on the rows where `applies` holds (and never filtered on or sorted by). */
   conceal?: { fields: readonly string[]; applies: (row: Record<string, unknown>) => boolean; text: string };
 }
@@ -42,6 +44,10 @@ export class ScopedResource extends SequelizeResource {
   ) {
     super(model as never);
     this.secret = new Set(spec.secret ?? []);
+  }
+
+  override id(): string {
+    return this.spec.resourceId ?? super.id();
   }
 
   override properties(): BaseProperty[] {

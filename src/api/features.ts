@@ -6,6 +6,7 @@ import { registerEngagementRoutes } from './engagement/engagement.routes.js';
 import { registerNoticeboardRoutes } from './noticeboard/noticeboard.routes.js';
 import { registerNotificationRoutes } from './notifications/notifications.routes.js';
 import type { Routers } from './routers.js';
+import { registerSchoolRoutes } from './school/school.routes.js';
 import { registerSessionRoutes } from './sessions/sessions.routes.js';
 import { registerStaffRoutes } from './staff/staff.routes.js';
 import { registerStudentRoutes } from './students/students.routes.js';
@@ -16,6 +17,7 @@ export const features: Array<(r: Routers) => void> = [
   registerAuthRoutes,
   registerSessionRoutes,
   registerAdminRoutes,
+  registerSchoolRoutes,
   registerStaffRoutes,
   registerEngagementRoutes,
   registerActivityRoutes,

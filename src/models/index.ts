@@ -13,6 +13,7 @@ import { JobRun } from './job-run.js';
 import { LoginLockout } from './login-lockout.js';
 import { Notice } from './notice.js';
 import { Notification } from './notification.js';
+import { NotificationPreference } from './notification-preference.js';
 import { Parent } from './parent.js';
 import { Reaction } from './reaction.js';
 import { School } from './school.js';
@@ -26,12 +27,13 @@ import { WriteToRequest } from './write-to-request.js';
 export type { AdminRole };
 export {
   Activity, Address, AdminUser, Admission, Attendance, Comment, ConsoleSession, DiaryEntry, Designation, Grade, JobRun, LoginLockout, Notice,
-  Notification, Parent, Reaction, School, Session, Staff, StaffStudent, Student, WriteToReply, WriteToRequest,
+  Notification, NotificationPreference, Parent, Reaction, School, Session, Staff, StaffStudent, Student, WriteToReply, WriteToRequest,
 };
 
 export const allModels = [
   School, AdminUser, Designation, Staff, StaffStudent, Parent, Student, Address, Grade, Admission, Session, LoginLockout,
-  Activity, Notice, WriteToRequest, WriteToReply, Comment, Reaction, DiaryEntry, Attendance, Notification, JobRun, ConsoleSession,
+  Activity, Notice, WriteToRequest, WriteToReply, Comment, Reaction, DiaryEntry, Attendance, Notification, NotificationPreference, JobRun,
+  ConsoleSession,
 ];
 
 /**
@@ -71,6 +73,7 @@ export function initModels(sequelize: Sequelize): void {
 
   Comment.belongsTo(Parent, { foreignKey: 'parent_id', ...c });
   Reaction.belongsTo(Parent, { foreignKey: 'parent_id', ...c });
+  NotificationPreference.belongsTo(Parent, { foreignKey: 'parent_id', ...c });
   DiaryEntry.belongsTo(Staff, { foreignKey: 'staff_id', as: 'author', ...c });
   DiaryEntry.belongsTo(Student, { foreignKey: 'student_id', ...c });
   Attendance.belongsTo(Student, { foreignKey: 'student_id', ...c });

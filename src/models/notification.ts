@@ -28,6 +28,8 @@ export class Notification extends Model<InferAttributes<Notification>, InferCrea
   declare attempts: CreationOptional<number>;
   declare last_error: CreationOptional<string | null>;
   declare next_attempt_at: CreationOptional<Date | null>;
+  /** Set when the push was held for the parent's quiet hours: it is sent from then on. */
+  declare deliver_after: CreationOptional<Date | null>;
   declare sent_at: CreationOptional<Date | null>;
   declare created_at: CreationOptional<Date>;
   declare updated_at: CreationOptional<Date>;
@@ -38,7 +40,7 @@ export class Notification extends Model<InferAttributes<Notification>, InferCrea
         id: pk(), school_id: schoolId(), event: str(40), channel: str(8, false, 'push'), entity_type: str(20, true), entity_id: ref(true),
         target_type: str(10), target_id: ref(true), session_id: ref(true), address: str(512, true), title: str(200), body: str(2000),
         data: json('data'), status: str(10, false, 'pending'), attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
-        last_error: str(1000, true), next_attempt_at: date(), sent_at: date(), ...timestamps(),
+        last_error: str(1000, true), next_attempt_at: date(), deliver_after: date(), sent_at: date(), ...timestamps(),
       },
       {
         sequelize, tableName: 'notifications', modelName: 'Notification', ...modelOptions,

@@ -1,5 +1,6 @@
 import type { Transaction } from 'sequelize';
 import { Notification } from '../models/index.js';
+import { deliveryRules } from './delivery-rules.js';
 
 export interface OutboxItem {
   school_id: string;
@@ -14,6 +15,8 @@ export interface OutboxItem {
   address?: string | null;
   title: string;
   body: string;
+  /** Sent past the parent's preferences and quiet hours: urgent notices and test pushes. */
+  overridePreferences?: boolean;
 }
 
 /** FCM refuses non-string data values, so every payload value is a string. */
@@ -30,12 +33,15 @@ export function payloadData(item: OutboxItem): Record<string, string> {
  * Writes notifications as 'pending' rows, in the caller's transaction: the event and its
  * notifications commit together or not at all, and the worker delivers them afterwards.
  * `notBefore` keeps the worker off the rows until then (a caller that sends them itself at once).
+ * A parent's preferences apply here, as the record is written: a category they turned off is
+ * recorded `skipped`, a push in their quiet hours waits (`deliver_after`) until the hours end.
  */
 export async function enqueue(items: OutboxItem[], transaction?: Transaction, notBefore?: Date): Promise<number[]> {
   if (items.length === 0) return [];
   const now = new Date();
+  const rules = await deliveryRules(items, now, transaction);
   const rows = await Notification.bulkCreate(
-    items.map((item) => ({
+    items.map((item, i) => ({
       school_id: item.school_id,
       event: item.event,
       channel: item.channel ?? 'push',
@@ -48,8 +54,10 @@ export async function enqueue(items: OutboxItem[], transaction?: Transaction, no
       title: item.title.slice(0, 200),
       body: item.body.slice(0, 2000),
       data: payloadData(item),
-      status: 'pending' as const,
-      next_attempt_at: notBefore ?? now,
+      status: rules[i]!.skip ? ('skipped' as const) : ('pending' as const),
+      last_error: rules[i]!.skip ?? null,
+      next_attempt_at: rules[i]!.skip ? null : (rules[i]!.deliverAfter ?? notBefore ?? now),
+      deliver_after: rules[i]!.deliverAfter ?? null,
     })),
     { transaction },
   );

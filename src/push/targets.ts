@@ -2,7 +2,7 @@ import { Op, type Transaction } from 'sequelize';
 import { Session } from '../models/index.js';
 import type { OutboxItem } from './outbox.js';
 
-export type NotificationContent = Pick<OutboxItem, 'event' | 'entity_type' | 'entity_id' | 'title' | 'body'>;
+export type NotificationContent = Pick<OutboxItem, 'event' | 'entity_type' | 'entity_id' | 'title' | 'body' | 'overridePreferences'>;
 
 /**
  * The outbox rows for some users of a school: one per device token of their active sessions (a

@@ -116,7 +116,7 @@ export async function sendTestPush(ctx: AppContext, principal: Principal, input:
     throw notFound('Staff');
   }
   const content: NotificationContent = {
-    event: 'test_push', entity_type: null, entity_id: null,
+    event: 'test_push', entity_type: null, entity_id: null, overridePreferences: true,
     title: data.title ?? 'Test notification',
     body: data.body ?? 'A test notification from the school platform diagnostics.',
   };

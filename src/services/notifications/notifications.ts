@@ -34,6 +34,7 @@ export interface NotificationView {
   last_error: string | null;
   created_at: string;
   sent_at: string | null;
+  deliver_after: string | null;
 }
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
@@ -72,10 +73,11 @@ export function notificationView(row: Record<string, unknown>): NotificationView
     last_error: (r.last_error as string | null) ?? null,
     created_at: iso(r.created_at)!,
     sent_at: iso(r.sent_at),
+    deliver_after: iso(r.deliver_after),
   };
 }
 
-export const NOTIFICATION_COLUMNS = 'id, event, channel, entity_type, entity_id, target_type, target_id, title, body, status, attempts, last_error, created_at, sent_at';
+export const NOTIFICATION_COLUMNS = 'id, event, channel, entity_type, entity_id, target_type, target_id, title, body, status, attempts, last_error, created_at, sent_at, deliver_after';
 
 /** The school's notification records, newest first (super_admin, admin, it_contact). */
 export async function listNotifications(ctx: AppContext, principal: Principal, filter: NotificationFilter) {
