@@ -4,7 +4,7 @@ import { buildProgram } from '../../src/cli/program.js';
 
 /** Every command of CONTRACT.md section 17, as `group command`. */
 const contractCommands = [
-  'tenant create', 'tenant list', 'tenant suspend', 'tenant resume', 'admin create', 'pin reset', 'sessions purge', 'sessions revoke',
+  'tenant create', 'tenant list', 'tenant update', 'tenant suspend', 'tenant resume', 'admin create', 'pin reset', 'sessions purge', 'sessions revoke',
   'push test', 'db migrate', 'db seed',
 ];
 
