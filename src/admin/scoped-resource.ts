@@ -6,7 +6,7 @@ import { isPlatformAdmin, type ConsoleAdmin } from './auth.js';
 export interface ScopeSpec {
   /** The column that names the record's school: school_id, or id for the schools table itself. */
   schoolColumn: 'school_id' | 'id';
-  /** The soft-delete flag (1 = deleted): such rows are hidden unless a super_admin filters for them. */
+  /** The soft-delete column (0 = live, anything else deleted): such rows are hidden unless a super_admin filters for them. */
   softDelete?: string;
   /** Hashes, tokens and device addresses: never read, shown, filtered on, sorted by or written. */
   secret?: string[];
@@ -81,7 +81,7 @@ export class ScopedResource extends SequelizeResource {
     if (!isPlatformAdmin(admin)) where.push({ [this.spec.schoolColumn]: admin.schoolId });
     if (this.spec.softDelete) {
       const mode = seesDeleted(admin) ? deleted : 'hide';
-      if (mode !== 'allow') where.push({ [this.spec.softDelete]: mode === 'only' ? 1 : 0 });
+      if (mode !== 'allow') where.push({ [this.spec.softDelete]: mode === 'only' ? { [Op.ne]: 0 } : 0 });
     }
     return where;
   }

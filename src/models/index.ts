@@ -9,6 +9,7 @@ import { ConsoleSession } from './console-session.js';
 import { DiaryEntry } from './diary-entry.js';
 import { Designation } from './designation.js';
 import { Grade } from './grade.js';
+import { Group, GroupMember } from './group.js';
 import { JobRun } from './job-run.js';
 import { LoginLockout } from './login-lockout.js';
 import { Notice } from './notice.js';
@@ -26,12 +27,12 @@ import { WriteToRequest } from './write-to-request.js';
 
 export type { AdminRole };
 export {
-  Activity, Address, AdminUser, Admission, Attendance, Comment, ConsoleSession, DiaryEntry, Designation, Grade, JobRun, LoginLockout, Notice,
+  Activity, Address, AdminUser, Admission, Attendance, Comment, ConsoleSession, DiaryEntry, Designation, Grade, Group, GroupMember, JobRun, LoginLockout, Notice,
   Notification, NotificationPreference, Parent, Reaction, School, Session, Staff, StaffStudent, Student, WriteToReply, WriteToRequest,
 };
 
 export const allModels = [
-  School, AdminUser, Designation, Staff, StaffStudent, Parent, Student, Address, Grade, Admission, Session, LoginLockout,
+  School, AdminUser, Designation, Staff, StaffStudent, Parent, Student, Address, Grade, Group, GroupMember, Admission, Session, LoginLockout,
   Activity, Notice, WriteToRequest, WriteToReply, Comment, Reaction, DiaryEntry, Attendance, Notification, NotificationPreference, JobRun,
   ConsoleSession,
 ];
@@ -77,4 +78,6 @@ export function initModels(sequelize: Sequelize): void {
   DiaryEntry.belongsTo(Staff, { foreignKey: 'staff_id', as: 'author', ...c });
   DiaryEntry.belongsTo(Student, { foreignKey: 'student_id', ...c });
   Attendance.belongsTo(Student, { foreignKey: 'student_id', ...c });
+  GroupMember.belongsTo(Group, { foreignKey: 'group_id', ...c });
+  GroupMember.belongsTo(Student, { foreignKey: 'student_id', ...c });
 }

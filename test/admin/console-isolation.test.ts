@@ -3,7 +3,7 @@ import type { Model, ModelStatic } from 'sequelize';
 import { consoleResources } from '../../src/admin/resources.js';
 import type { ScopedResource } from '../../src/admin/scoped-resource.js';
 import {
-  Activity, Attendance, Comment, DiaryEntry, Notice, Notification, Reaction, WriteToReply, WriteToRequest,
+  Activity, Attendance, Comment, DiaryEntry, Group, GroupMember, Notice, Notification, Reaction, WriteToReply, WriteToRequest,
 } from '../../src/models/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { freshDatabase, mysqlUrl, type TestDatabase } from '../helpers/database.js';
@@ -54,6 +54,8 @@ beforeAll(async () => {
   await DiaryEntry.create({ school_id: a.schoolId, staff_id: sta.id, grade: '5', title: 'Alphamark homework' });
   await Attendance.create({ school_id: a.schoolId, student_id: sa.id, date: '2026-01-05', status: 'present' });
   await Notification.create({ school_id: a.schoolId, event: 'test_push', target_type: 'token', address: 'device-token-a', title: 'Alphamark push', body: 'x', status: 'failed' });
+  const group = await Group.create({ school_id: a.schoolId, name: 'Alphamark group' });
+  await GroupMember.create({ school_id: a.schoolId, group_id: group.id, student_id: sa.id });
 
   for (const { resource, options } of consoleResources(t.ctx)) {
     const scoped = resource as ScopedResource;

@@ -3,7 +3,8 @@ import type { Model, ModelStatic } from 'sequelize';
 import { z } from 'zod';
 import type { RegisteredRoute } from '../../src/api/route.js';
 import {
-  Activity, AdminUser, allModels, Attendance, Comment, Designation, DiaryEntry, Grade, Notice, Notification, Reaction, StaffStudent, WriteToReply, WriteToRequest,
+  Activity, AdminUser, allModels, Attendance, Comment, Designation, DiaryEntry, Grade, Group, GroupMember, Notice, Notification, Reaction, StaffStudent, WriteToReply,
+  WriteToRequest,
 } from '../../src/models/index.js';
 import type { UserType } from '../../src/models/session.js';
 import { issueSession } from '../../src/services/auth/sessions.js';
@@ -47,6 +48,7 @@ const idBySegment: Record<string, () => number> = {
   designations: () => A.designation,
   noticeboard: () => A.notice,
   grades: () => A.grade,
+  groups: () => A.group,
 };
 
 /** A's ids put into any body or query field that names a record. */
@@ -145,9 +147,11 @@ beforeAll(async () => {
   const designation = await Designation.create({ school_id: aSchool, name: `${MARK} role`, rbac: { diary: 'view' } });
   const grade = await Grade.create({ school_id: aSchool, name: `${MARK} grade` });
   await Notification.create({ school_id: aSchool, event: 'test_push', target_type: 'parent', target_id: pa.id, title: `${MARK} push`, body: MARK });
+  const group = await Group.create({ school_id: aSchool, name: `${MARK} group`, description: MARK });
+  await GroupMember.create({ school_id: aSchool, group_id: group.id, student_id: sa.id });
   Object.assign(A, {
     parent: pa.id, student: sa.id, staff: ta.id, admin: admin.id, activity: activity.id, notice: notice.id, writeTo: writeTo.id,
-    comment: comment.id, diary: diary.id, designation: designation.id, grade: grade.id,
+    comment: comment.id, diary: diary.id, designation: designation.id, grade: grade.id, group: group.id,
   });
   users.A = { parent: pa.id, staff: ta.id, admin: a.adminId };
   A.session = (await issueSession(t.ctx, { type: 'parent', id: pa.id, schoolId: aSchool }, { device_name: `${MARK} phone` })).session_id;
