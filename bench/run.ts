@@ -16,6 +16,7 @@ import { measureBcrypt } from './bcrypt-bound.js';
 import { profileArgs, summariseProfile } from './profile.js';
 import { distinctStatements, explainAll } from './explain.js';
 import { generate } from './generate.js';
+import { benchImport, writeImportReport } from './import.js';
 import { benchDir, dataDir, FULL_SCHOOLS, MYSQL_ROOT_URL, readMeta, repoRoot, writeMeta, type DatasetMeta } from './layout.js';
 import { probe, runLoad, type LoadOptions } from './load.js';
 import { freePort, startServer, type ServerProcess } from './processes.js';
@@ -54,6 +55,7 @@ const fromSource = args.source ?? smoke;
 const profiled = (name: string) => (args.profile ? profileArgs(name) : []);
 const only = args.only ? new Set(args.only.split(',')) : null;
 const selected = scenarios.filter((s) => !only || only.has(s.id));
+if (only && [...only].some((id) => id !== 'import' && !scenarios.some((s) => s.id === id))) throw new Error(`--only names unknown scenarios: ${[...only].join(', ')}`);
 
 const t0 = Date.now();
 const log = (line: string) => console.log(line.startsWith('==') ? `${line} [${Math.round((Date.now() - t0) / 1000)} s]` : line);
@@ -289,7 +291,19 @@ async function machineFacts(): Promise<RunResults['machine']> {
   }
 }
 
+/** `--only import` (and the smoke run): the roster import, apart from the load scenarios. */
+async function measureImport(): Promise<void> {
+  log(`== roster import: ${smoke ? 200 : 5000} students on MariaDB and SQLite`);
+  const results = await benchImport({ rows: smoke ? 200 : 5000, smoke, log });
+  const facts = await machineFacts();
+  if (!smoke) {
+    writeImportReport(results, `Run of ${new Date().toISOString()}: ${facts.cores} cores, Node ${process.version}, MariaDB ${facts.mariadb}; in process (\`runImport\`), a fresh school each time.`);
+  }
+}
+
 async function main() {
+  if (only?.has('import') || smoke) await measureImport();
+  if (only?.has('import') && only.size === 1) return;
   const started = Date.now();
   const results: RunResults = {
     startedAt: new Date(started).toISOString(),

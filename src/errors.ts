@@ -5,6 +5,7 @@ export const errorStatus = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  UNPROCESSABLE: 422,
   TOO_MANY_REQUESTS: 429,
   SERVER_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
@@ -23,8 +24,10 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly details?: FieldError[] | Record<string, unknown>,
+    readonly details?: FieldError[] | Array<Record<string, unknown>> | Record<string, unknown>,
     readonly headers?: Record<string, string>,
+    /** Sent as the error body's `data` (a rejected import's whole report). */
+    readonly data?: unknown,
   ) {
     super(message);
     this.name = 'AppError';

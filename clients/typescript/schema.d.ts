@@ -736,6 +736,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/teachers-app/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The school's groups, to address a post to
+         * @description Any staff member: the groups an activity or a notice can be addressed to, ordered by name.
+         *
+         *     **Access:** a staff token from `POST /teachers-app/teacher-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        get: operations["getTeachersAppGroups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/teachers-app/write-to": {
         parameters: {
             query?: never;
@@ -1514,6 +1536,134 @@ export interface paths {
         patch: operations["patchWebAppUpdateStudent"];
         trace?: never;
     };
+    "/web-app/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The school's groups (super_admin, admin)
+         * @description Named sets of students (a section, a team, a bus route) that activities and notices can be addressed to; ordered by name.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        get: operations["getWebAppGroups"];
+        put?: never;
+        /**
+         * Create a group (super_admin, admin)
+         * @description The name is unique in the school regardless of case (409). `student_ids` must be students of the school (404 otherwise, nothing created).
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        post: operations["postWebAppGroups"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web-app/groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A group with its members (super_admin, admin)
+         * @description Another school's or a deleted group: 404.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        get: operations["getWebAppGroupsId"];
+        /**
+         * Rename a group or change its description (super_admin, admin)
+         * @description A name another group has: 409.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        put: operations["putWebAppGroupsId"];
+        post?: never;
+        /**
+         * Delete a group (super_admin, admin)
+         * @description A soft delete: the group leaves every list and can no longer be named in an audience; posts already addressed to it stay as they were.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        delete: operations["deleteWebAppGroupsId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web-app/groups/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add students to a group (super_admin, admin)
+         * @description Students already in it stay; an id that is not a student of the school fails the whole request with 404.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        post: operations["postWebAppGroupsIdMembers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web-app/groups/{id}/members/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take students out of a group (super_admin, admin)
+         * @description A student not in the group is no error.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        post: operations["postWebAppGroupsIdMembersRemove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web-app/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import students, staff or a OneRoster set (super_admin, admin)
+         * @description The body is the file itself: `text/csv` for `kind=students` or `kind=staff` (the school's own CSV, UTF-8, header row in any column order; templates in the README), `application/zip` for `kind=oneroster` (a OneRoster 1.1 or 1.2 bulk set). At most 20 MiB (413 above). Students are matched by roll number, staff and guardians by phone: the same file twice changes nothing. A new guardian gets a parent account without a PIN and a set-up link by SMS. By default all or nothing: any invalid row and nothing is written, answered 422 with every row error (`{line, field, message}`, the header being line 1) in `error.details` and the report in `data`. `partial=true` applies the valid rows and reports the others (201); `dry_run=true` checks and counts without writing (200).
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        post: operations["postWebAppImports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web-app/notifications": {
         parameters: {
             query?: never;
@@ -1654,13 +1804,17 @@ export interface components {
             /** @constant */
             success: false;
             message: string;
+            /** @description Only on a rejected roster import (422): the whole report */
+            data?: unknown;
             error: {
                 /** @enum {string} */
-                code: "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "TOO_MANY_REQUESTS" | "SERVER_ERROR" | "SERVICE_UNAVAILABLE";
+                code: "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNPROCESSABLE" | "TOO_MANY_REQUESTS" | "SERVER_ERROR" | "SERVICE_UNAVAILABLE";
                 /** @description One entry per field for validation errors; an object for the few errors that carry other data */
                 details?: {
                     field: string;
                     message: string;
+                    /** @description Roster imports: the line the row starts on */
+                    line?: number;
                 }[] | Record<string, never>;
             };
         };
@@ -1773,7 +1927,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The body is larger than 1 MiB */
+        /** @description The body is larger than 1 MiB (20 MiB for a roster import) */
         E413: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -1786,6 +1940,32 @@ export interface components {
                  *       "message": "The request body is larger than 1 MiB",
                  *       "error": {
                  *         "code": "PAYLOAD_TOO_LARGE"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description An all-or-nothing roster import had invalid rows and wrote nothing: `error.details` lists each row error, `data` is the whole report */
+        E422: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "message": "The file has 1 invalid row(s); nothing was imported",
+                 *       "error": {
+                 *         "code": "UNPROCESSABLE",
+                 *         "details": [
+                 *           {
+                 *             "line": 3,
+                 *             "field": "grade",
+                 *             "message": "\"13\" is not one of the school's grades"
+                 *           }
+                 *         ]
                  *       }
                  *     }
                  */
@@ -4555,6 +4735,53 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getTeachersAppGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 4,
+                     *           "name": "Bus route 7",
+                     *           "description": "Morning and evening, via Lake Road",
+                     *           "member_count": 32
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            name: string;
+                            description: string | null;
+                            member_count: number;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             429: components["responses"]["E429"];
         };
     };
@@ -8100,6 +8327,503 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getWebAppGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 4,
+                     *           "name": "Bus route 7",
+                     *           "description": "Morning and evening, via Lake Road",
+                     *           "member_count": 32
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            name: string;
+                            description: string | null;
+                            member_count: number;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+        };
+    };
+    postWebAppGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Bus route 7",
+                 *       "description": "Morning and evening, via Lake Road",
+                 *       "student_ids": [
+                 *         12,
+                 *         15
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    description?: string | null;
+                    /** @description Students of the school to put in the group */
+                    student_ids?: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Group created",
+                     *       "data": {
+                     *         "id": 4
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getWebAppGroupsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 4,
+                     *         "name": "Bus route 7",
+                     *         "description": "Morning and evening, via Lake Road",
+                     *         "member_count": 1,
+                     *         "members": [
+                     *           {
+                     *             "id": 12,
+                     *             "student_full_name": "Asha Rao",
+                     *             "roll_no": "1001",
+                     *             "grade": "5"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            name: string;
+                            description: string | null;
+                            member_count: number;
+                            members: {
+                                id: number;
+                                student_full_name: string;
+                                roll_no: string;
+                                grade: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    putWebAppGroupsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Bus route 7 (morning)"
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Group updated",
+                     *       "data": {
+                     *         "id": 4,
+                     *         "name": "Bus route 7",
+                     *         "description": "Morning and evening, via Lake Road",
+                     *         "member_count": 32
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            name: string;
+                            description: string | null;
+                            member_count: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+        };
+    };
+    deleteWebAppGroupsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Group deleted"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    postWebAppGroupsIdMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "student_ids": [
+                 *         12,
+                 *         15
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    student_ids: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Members added",
+                     *       "data": {
+                     *         "id": 4,
+                     *         "name": "Bus route 7",
+                     *         "description": "Morning and evening, via Lake Road",
+                     *         "member_count": 32
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            name: string;
+                            description: string | null;
+                            member_count: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+        };
+    };
+    postWebAppGroupsIdMembersRemove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "student_ids": [
+                 *         15
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    student_ids: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Members removed",
+                     *       "data": {
+                     *         "id": 4,
+                     *         "name": "Bus route 7",
+                     *         "description": "Morning and evening, via Lake Road",
+                     *         "member_count": 32
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            name: string;
+                            description: string | null;
+                            member_count: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+        };
+    };
+    postWebAppImports: {
+        parameters: {
+            query: {
+                /**
+                 * @description students or staff (the school's own CSV), or oneroster (a OneRoster 1.1 / 1.2 bulk set as a .zip)
+                 * @example students
+                 */
+                kind: "students" | "staff" | "oneroster";
+                /** @description true: check the file and count what it would do, writing nothing */
+                dry_run?: boolean | ("true" | "false");
+                /** @description true: apply the valid rows and report the others; false (default): any invalid row and nothing is written */
+                partial?: boolean | ("true" | "false");
+                school_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The CSV file (students, staff) or the OneRoster .zip */
+        requestBody: {
+            content: {
+                "text/csv": string;
+                "application/csv": string;
+                "text/plain": string;
+                "application/vnd.ms-excel": string;
+                "application/zip": string;
+                "application/x-zip-compressed": string;
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Import applied",
+                     *       "data": {
+                     *         "kind": "students",
+                     *         "dry_run": false,
+                     *         "partial": false,
+                     *         "rows": 2,
+                     *         "created": 2,
+                     *         "updated": 0,
+                     *         "unchanged": 0,
+                     *         "guardians_created": 2,
+                     *         "applied": true,
+                     *         "errors": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            /** @enum {string} */
+                            kind: "students" | "staff" | "oneroster";
+                            dry_run: boolean;
+                            partial: boolean;
+                            rows: number;
+                            created: number;
+                            updated: number;
+                            unchanged: number;
+                            guardians_created: number;
+                            applied: boolean;
+                            errors: {
+                                file?: string;
+                                line: number;
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
             429: components["responses"]["E429"];
         };
     };

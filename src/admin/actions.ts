@@ -14,7 +14,7 @@ export function consoleError(err: unknown): Error {
   if (!(err instanceof AppError)) return err as Error;
   if (err.code === 'NOT_FOUND') return new NotFoundError(err.message, 'Action#handler');
   if (err.code === 'FORBIDDEN') return new ForbiddenError(err.message);
-  const fields = Array.isArray(err.details) ? err.details : [];
+  const fields = (Array.isArray(err.details) ? err.details : []) as Array<{ field: string; message: string }>;
   if (fields.length > 0) {
     const errors = Object.fromEntries(fields.map((d) => [d.field.split('.')[0], { message: d.message, type: err.code }]));
     return new ValidationError(errors, { message: err.message, type: err.code });
@@ -109,7 +109,7 @@ export interface ServiceActions {
 const resourceId = (context: ActionContext) => context.resource._decorated?.id() ?? context.resource.id();
 
 /** The operator names the school of a record it creates; a school admin's is always its own. */
-async function creatorPrincipal(admin: ConsoleAdmin, payload: Record<string, unknown> | undefined): Promise<Principal> {
+export async function creatorPrincipal(admin: ConsoleAdmin, payload: Record<string, unknown> | undefined): Promise<Principal> {
   if (!isPlatformAdmin(admin)) return principalFor(admin);
   const schoolId = String(payload?.school_id ?? '').trim();
   if (!schoolId || !(await School.findByPk(schoolId, { attributes: ['id'] }))) throw fieldError('school_id', 'must name an existing school');

@@ -2,6 +2,8 @@ import { buildAssets, buildRoutes } from '@adminjs/express';
 import AdminJS, { ForbiddenError, NotFoundError, Router as AdminRouter, type AdminJSOptions } from 'adminjs';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import formidable from 'express-formidable';
+import { IMPORT_MAX_BYTES } from '../services/imports/imports.js';
+import { importTemplates } from '../services/imports/templates.js';
 import session from 'express-session';
 import type { AppContext } from '../context.js';
 import { AppError, forbidden, notFound } from '../errors.js';
@@ -71,6 +73,12 @@ export async function buildConsole(ctx: AppContext): Promise<Router> {
   router.get('/frontend/assets/components.bundle.js', (_req, res) => {
     res.type('text/javascript').send(componentsBundle);
   });
+  // The import templates hold no school's data: served like the assets, without a session.
+  router.get('/import-templates/:kind.csv', (req, res, next) => {
+    const template = importTemplates[req.params.kind as keyof typeof importTemplates];
+    if (!template) return next();
+    res.type('text/csv').attachment(`${req.params.kind}.csv`).send(template);
+  });
   // The bundles are megabytes: the browser keeps them and asks again only whether they changed.
   router.use('/frontend/assets', (_req, res, next) => {
     res.setHeader('Cache-Control', 'no-cache');
@@ -100,6 +108,8 @@ export async function buildConsole(ctx: AppContext): Promise<Router> {
       },
     }),
   );
+  // The Import action alone takes a file (up to the API's 20 MiB); every other form takes fields only.
+  router.use('/api/resources/:resourceId/actions/import', formidable({ maxFieldsSize: 1024 * 1024, maxFileSize: IMPORT_MAX_BYTES }));
   router.use(formidable({ maxFieldsSize: 1024 * 1024, maxFileSize: 0 }));
   router.use(async (req: Request, _res: Response, next: NextFunction) => {
     const signedIn = req.session.adminUser;

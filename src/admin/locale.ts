@@ -31,13 +31,13 @@ const resources: LocaleTranslations['resources'] = {
       student_full_name: 'Full name', roll_no: 'Roll number', grade: 'Grade', gender: 'Gender', date_of_birth: 'Date of birth',
       blood_group: 'Blood group', phone_no: "Guardian's phone",
     },
-    actions: { archive: 'Archive', restore: 'Restore', resetParentPin: 'Reset parent PIN' },
+    actions: { import: 'Import', archive: 'Archive', restore: 'Restore', resetParentPin: 'Reset parent PIN' },
   },
   parents: {
     properties: { father_name: "Father's name", mother_name: "Mother's name", pin_setup_expires_at: 'PIN set-up link expires' },
     actions: { testPush: 'Send test push' },
   },
-  staff: { properties: { designation: 'Designation' }, actions: { archive: 'Archive', restore: 'Restore', resetPin: 'Reset PIN', testPush: 'Send test push' } },
+  staff: { properties: { designation: 'Designation' }, actions: { import: 'Import', archive: 'Archive', restore: 'Restore', resetPin: 'Reset PIN', testPush: 'Send test push' } },
   designations: {},
   notices: {
     properties: { notice_title: 'Title', notice_type: 'Type', is_important: 'Important', notice_desc: 'Text', created_by_type: 'Posted by', created_by_id: 'Posted by (ID)', notice_deleted: 'Deleted' },
@@ -61,6 +61,8 @@ const resources: LocaleTranslations['resources'] = {
     properties: { id: 'School ID', school_code: 'School ID', admin_name: "First admin's name", admin_email: "First admin's email", admin_password: "First admin's password" },
     actions: { suspend: 'Suspend', resume: 'Resume' },
   },
+  student_groups: { properties: { name: 'Group', description: 'Description', deleted_key: 'Deleted' } },
+  group_members: { properties: { group_id: 'Group', student_id: 'Student' } },
   school_settings: { properties: { id: 'School ID', name: 'Name', timezone: 'Time zone', status: 'Status' } },
   sessions: {
     properties: {
@@ -85,7 +87,7 @@ export const consoleLocale = {
       labels: {
         students: 'Students', parents: 'Parents', staff: 'Staff', designations: 'Designations', notices: 'Notices', activities: 'Activities',
         write_to_requests: 'Write-to requests', write_to_replies: 'Write-to replies', comments: 'Comments', reactions: 'Reactions',
-        diary_entries: 'Diary entries', attendance: 'Attendance', grades: 'Grades', admin_users: 'Admin users', schools: 'Schools', school_settings: 'School settings',
+        diary_entries: 'Diary entries', attendance: 'Attendance', grades: 'Grades', admin_users: 'Admin users', schools: 'Schools', school_settings: 'School settings', student_groups: 'Groups', group_members: 'Group members',
         sessions: 'Sessions (signed-in devices)', notifications: 'Notifications', navigation: 'Menu', dashboard: 'Overview',
       },
       properties,

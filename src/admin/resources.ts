@@ -6,7 +6,7 @@ import { email, id, name, password } from '../api/schemas.js';
 import type { AppContext, Principal } from '../context.js';
 import { badRequest } from '../errors.js';
 import {
-  Activity, AdminUser, Attendance, Comment, Designation, DiaryEntry, Grade, Notice, Notification, Parent, Reaction, School, Session,
+  Activity, AdminUser, Attendance, Comment, Designation, DiaryEntry, Grade, Group, GroupMember, Notice, Notification, Parent, Reaction, School, Session,
   Staff, Student, WriteToReply, WriteToRequest,
 } from '../models/index.js';
 import { activityStatuses, activityTypes } from '../models/activity.js';
@@ -33,10 +33,12 @@ import { schoolChangesInput, updateSchoolSettings } from '../services/schools/se
 import { createDesignation, deleteDesignation, updateDesignation } from '../services/staff/designations.js';
 import { createStaff, resetStaffPin, updateStaff } from '../services/staff/staff.js';
 import { createGrade, deleteGrade, updateGrade } from '../services/students/grades.js';
+import { addGroupMembers, createGroup, deleteGroup, removeMember, updateGroup } from '../services/groups/groups.js';
 import { archiveStudent, resetParentPin, restoreStudent, studentChangesInput, updateStudent } from '../services/students/students.js';
 import { parseInput } from '../services/validation.js';
 import { allows, diagnosticsRoles, roleAccess, type RoleAccess } from './access.js';
 import { recordAction, serviceActions, type RecordActionSpec, type ServiceActions } from './actions.js';
+import { importAction } from './import-action.js';
 import { isPlatformAdmin, type ConsoleAdmin } from './auth.js';
 import { ScopedResource, type ScopeSpec } from './scoped-resource.js';
 
@@ -117,6 +119,7 @@ export function consoleResources(ctx: AppContext): ResourceWithOptions[] {
         update: (c, p, i, changes) => updateStudent(c, p, i, parseInput(studentChangesInput, changes)),
       },
       extraActions: {
+        import: importAction(ctx, ['students', 'oneroster']),
         archive: recordAction(roleAccess.school, {
           icon: 'Archive', variant: 'danger', allowed: () => true, appliesTo: (r) => r.params.status !== 'archived',
           guard: 'Archive this student? They leave every list and their parents no longer see them.',
@@ -157,6 +160,47 @@ export function consoleResources(ctx: AppContext): ResourceWithOptions[] {
       extraActions: { testPush: testPushAction(ctx, roleAccess.school, (r) => ({ parent_id: Number(r.id()) })) },
     },
     {
+      model: Group, scope: { schoolColumn: 'school_id', softDelete: 'deleted_key' }, access: roleAccess.school,
+      options: {
+        navigation: nav.people,
+        sort: { sortBy: 'name', direction: 'asc' },
+        listProperties: ['id', 'name', 'description', 'created_at'],
+        filterProperties: ['name', 'deleted_key', 'created_at'],
+        showProperties: ['school_id', 'id', 'name', 'description', 'created_at', 'updated_at'],
+        editProperties: ['name', 'description'],
+        properties: { name: { isTitle: true }, description: textarea, deleted_key: deletedFlag },
+      },
+      services: {
+        noun: 'Group',
+        fields: { name: 'text', description: 'nullableText' },
+        create: (c, p, input) => createGroup(c, p, input as never),
+        update: (c, p, i, changes) => updateGroup(c, p, i, changes as never),
+        remove: (c, p, i) => deleteGroup(c, p, i),
+      },
+    },
+    {
+      model: GroupMember, scope: { schoolColumn: 'school_id' }, access: roleAccess.school,
+      options: {
+        navigation: nav.people,
+        sort: { sortBy: 'id', direction: 'desc' },
+        listProperties: ['id', 'group_id', 'student_id', 'created_at'],
+        filterProperties: ['group_id', 'student_id', 'created_at'],
+        showProperties: ['school_id', 'id', 'group_id', 'student_id', 'created_at'],
+        editProperties: ['group_id', 'student_id'],
+        properties: { group_id: ref('student_groups', { isRequired: true }), student_id: ref('students', { isRequired: true }) },
+      },
+      services: {
+        noun: 'Group member',
+        fields: { group_id: 'reference', student_id: 'reference' },
+        create: async (c, p, input) => {
+          const { group_id: groupId, student_id: studentId } = parseInput(z.object({ group_id: id(), student_id: id() }), input);
+          await addGroupMembers(c, p, groupId, { student_ids: [studentId] });
+          return { id: (await GroupMember.findOne({ where: { school_id: p.schoolId, group_id: groupId, student_id: studentId }, attributes: ['id'], raw: true }))!.id };
+        },
+        remove: (c, p, i) => removeMember(c, p, i),
+      },
+    },
+    {
       model: Staff, scope: { schoolColumn: 'school_id', secret: ['pin_hash'] }, access: staffAccess,
       options: {
         navigation: nav.staff,
@@ -178,6 +222,7 @@ export function consoleResources(ctx: AppContext): ResourceWithOptions[] {
         update: (c, p, i, changes) => updateStaff(c, p, i, changes as never),
       },
       extraActions: {
+        import: importAction(ctx, ['staff']),
         archive: recordAction(staffAccess, {
           icon: 'Archive', variant: 'danger', allowed: () => true, appliesTo: (r) => Number(r.params.status) === 1,
           guard: 'Archive this staff member? They are signed out of every device at once and cannot sign in until restored.',

@@ -3,6 +3,8 @@ import { registerAdminRoutes } from './admins/admins.routes.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
 import { registerDiagnosticsRoutes } from './diagnostics/diagnostics.routes.js';
 import { registerEngagementRoutes } from './engagement/engagement.routes.js';
+import { registerGroupRoutes } from './groups/groups.routes.js';
+import { registerImportRoutes } from './imports/imports.routes.js';
 import { registerNoticeboardRoutes } from './noticeboard/noticeboard.routes.js';
 import { registerNotificationRoutes } from './notifications/notifications.routes.js';
 import type { Routers } from './routers.js';
@@ -23,6 +25,8 @@ export const features: Array<(r: Routers) => void> = [
   registerActivityRoutes,
   registerNoticeboardRoutes,
   registerStudentRoutes,
+  registerGroupRoutes,
+  registerImportRoutes,
   registerWriteToRoutes,
   registerNotificationRoutes,
   registerDiagnosticsRoutes,

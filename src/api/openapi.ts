@@ -24,7 +24,9 @@ const loginOf: Record<AppName, { user: string; login: string }> = {
   'web-app': { user: 'an admin', login: 'POST /web-app/signin' },
 };
 
-const errorCodes = ['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE', 'TOO_MANY_REQUESTS', 'SERVER_ERROR', 'SERVICE_UNAVAILABLE'];
+const errorCodes = [
+  'BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE', 'UNPROCESSABLE', 'TOO_MANY_REQUESTS', 'SERVER_ERROR', 'SERVICE_UNAVAILABLE',
+];
 
 /** The shared error responses, each with the body a client would really see. */
 const errorResponses: Record<number, { description: string; code: string; message: string; details?: unknown }> = {
@@ -43,7 +45,12 @@ const errorResponses: Record<number, { description: string; code: string; messag
     description: 'A duplicate, or a transition the current state forbids',
     code: 'CONFLICT', message: 'A record with this phone number already exists', details: [{ field: 'phone_no', message: 'already exists' }],
   },
-  413: { description: 'The body is larger than 1 MiB', code: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than 1 MiB' },
+  413: { description: 'The body is larger than 1 MiB (20 MiB for a roster import)', code: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than 1 MiB' },
+  422: {
+    description: 'An all-or-nothing roster import had invalid rows and wrote nothing: `error.details` lists each row error, `data` is the whole report',
+    code: 'UNPROCESSABLE', message: 'The file has 1 invalid row(s); nothing was imported',
+    details: [{ line: 3, field: 'grade', message: '"13" is not one of the school\'s grades' }],
+  },
   429: { description: 'Rate limit or login lock-out; wait the seconds in Retry-After', code: 'TOO_MANY_REQUESTS', message: 'Too many requests; try again later' },
 };
 
@@ -106,7 +113,7 @@ function apiOperation({ app, method, path, spec }: RegisteredRoute) {
   const statuses = new Set<number>([
     ...(auth ? [401, 403] : []),
     ...(spec.body || spec.query || spec.params ? [400] : []),
-    ...(spec.body ? [413] : []),
+    ...(spec.body || spec.upload ? [413] : []),
     429,
     ...(spec.errors ?? []),
   ]);
@@ -132,6 +139,15 @@ function apiOperation({ app, method, path, spec }: RegisteredRoute) {
     parameters: [...parameters(spec.params, 'path'), ...parameters(spec.query, 'query')],
     ...(body
       ? { requestBody: { required: true, content: { 'application/json': { schema: body, example: spec.example ?? exampleOf(body) } } } }
+      : {}),
+    ...(spec.upload
+      ? {
+          requestBody: {
+            required: true,
+            description: spec.upload.description,
+            content: Object.fromEntries(spec.upload.types.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+          },
+        }
       : {}),
     responses: {
       [success]: {
@@ -166,6 +182,7 @@ const errorSchema = {
   properties: {
     success: { const: false },
     message: { type: 'string' },
+    data: { description: 'Only on a rejected roster import (422): the whole report' },
     error: {
       type: 'object',
       required: ['code'],
@@ -176,7 +193,10 @@ const errorSchema = {
           oneOf: [
             {
               type: 'array',
-              items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } },
+              items: {
+                type: 'object', required: ['field', 'message'],
+                properties: { field: { type: 'string' }, message: { type: 'string' }, line: { type: 'integer', description: 'Roster imports: the line the row starts on' } },
+              },
             },
             { type: 'object' },
           ],

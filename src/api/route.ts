@@ -1,4 +1,4 @@
-import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import type { AppContext, Principal } from '../context.js';
 import { AppError, fieldError, forbidden, type FieldError } from '../errors.js';
@@ -34,6 +34,11 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z
   errors?: number[];
   /** Extra middleware run before validation (rate limits on logins, for instance). */
   before?: RequestHandler[];
+  /**
+   * A file sent as the raw body instead of JSON (a roster import): the media types taken and the size
+   * limit (413 above it). The handler gets `req.body` as a Buffer, empty when none came.
+   */
+  upload?: { types: string[]; maxBytes: number; description: string };
   /** Example request body, shown in the API reference; generated from `body` when absent. */
   example?: unknown;
   /** Example success envelope's `message` and `data`, shown in the API reference; `data` is generated from `response` when absent. */
@@ -146,6 +151,7 @@ export class ApiRouter {
     const chain: RequestHandler[] = [
       markRoute,
       ...(needsAuth ? [this.authenticate!, this.limits.authenticated, tenantGuard] : [this.limits.public]),
+      ...(spec.upload ? [express.raw({ type: spec.upload.types, limit: spec.upload.maxBytes })] : []),
       ...(spec.before ?? []),
       run,
     ];

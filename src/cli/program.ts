@@ -2,6 +2,8 @@ import { Command } from 'commander';
 import { version } from '../version.js';
 import { registerAdminCommands } from './commands/admin/index.js';
 import { registerDbCommands } from './commands/db/index.js';
+import { registerGroupCommands } from './commands/group/index.js';
+import { registerImportCommands } from './commands/import/index.js';
 import { registerPinCommands } from './commands/pin/index.js';
 import { registerPushCommands } from './commands/push/index.js';
 import { registerSessionCommands } from './commands/sessions/index.js';
@@ -21,5 +23,7 @@ export function buildProgram(): Command {
   registerSessionCommands(program);
   registerPushCommands(program);
   registerDbCommands(program);
+  registerImportCommands(program);
+  registerGroupCommands(program);
   return program;
 }

@@ -72,6 +72,7 @@ beforeAll(async () => {
   ).access_token;
 
   ids.designation = (await step('create designation', t.api.post('/web-app/designations').set(web()).send({ name: 'Sports Coach', rbac: { activities: 'create' } }))).id;
+  ids.group = (await step('create group', t.api.post('/web-app/groups').set(web()).send({ name: 'Bus route 7', student_ids: [ids.student] }))).id;
   ids.grade = (await step('create grade', t.api.post('/web-app/grades').set(web()).send({ name: 'Class 5-B', class_teacher_id: ids.staff }))).id;
   ids.notice = (await step('create notice', t.api.post('/web-app/noticeboard').set(web()).send({ notice_title: 'School closed on Friday', notice_desc: 'For the regional holiday.', notice_type: 'holiday' }))).id;
   ids.activity = (await step('create activity', t.api.post('/teachers-app/activities').set(bearer(tokens.staff)).send({ school_id: a.schoolId, title: 'Sports day', description: 'On the main ground', activity_type: 'event' }))).id;
@@ -125,7 +126,7 @@ function pathFor(route: RegisteredRoute, caller: Caller): string | null {
       if (name === 'id' && before === ':type') return String(ids.activity);
       const byResource: Record<string, number | undefined> = {
         staff: ids.staff, designations: ids.designation, grades: ids.grade, students: ids.student, 'write-to': ids.writeTo,
-        activities: ids.activity, noticeboard: ids.notice, diary: ids.diary, comments: ids.comment, admins: ids.admin_it_contact,
+        activities: ids.activity, noticeboard: ids.notice, diary: ids.diary, comments: ids.comment, admins: ids.admin_it_contact, groups: ids.group,
         sessions: ids[`session_${caller}`],
       };
       const value = byResource[before];

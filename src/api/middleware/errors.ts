@@ -34,7 +34,10 @@ export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   const e = err as { type?: string; status?: number; statusCode?: number; expose?: boolean };
   if (e?.type === 'entity.parse.failed') return new AppError('BAD_REQUEST', 'The request body is not valid JSON');
-  if (e?.type === 'entity.too.large') return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB');
+  if (e?.type === 'entity.too.large') {
+    const limit = (err as { limit?: number }).limit ?? 1024 * 1024;
+    return new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than ${Math.round(limit / (1024 * 1024))} MiB`);
+  }
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') {
     return new AppError('BAD_REQUEST', 'The request body encoding is not supported');
   }
@@ -65,6 +68,7 @@ export function errorBody(err: AppError) {
   return {
     success: false as const,
     message: err.message,
+    ...(err.data !== undefined ? { data: err.data } : {}),
     error: { code: err.code, ...(err.details ? { details: err.details } : {}) },
   };
 }

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.js';
 import { day, iso } from '../../db.js';
 import { conflict, fieldError, notFound } from '../../errors.js';
 import { Address, Admission, Parent, Student } from '../../models/index.js';
-import { enqueue } from '../../push/outbox.js';
+import { enqueue, type OutboxItem } from '../../push/outbox.js';
 import { hashSecretValue } from '../auth/passwords.js';
 import { endUserSessions } from '../auth/sessions.js';
 import { hashSecret, newSecret } from '../auth/tokens.js';
@@ -88,11 +88,12 @@ function parseSchoolToken(token: string): { schoolId: string; hash: string } | n
   return { schoolId, hash: hashSecret(secret) };
 }
 
-interface PinSetup extends PinSetupLink {
+export interface PinSetup extends PinSetupLink {
   fields: ParentFields;
 }
 
-function newPinSetup(ctx: AppContext, schoolId: string): PinSetup {
+/** A one-time PIN set-up link for a new parent: its token's hash goes on the parent, the link to their phone. */
+export function newPinSetup(ctx: AppContext, schoolId: string): PinSetup {
   const secret = newSecret();
   const expiresAt = new Date(Date.now() + PIN_SETUP_DAYS * 86_400_000);
   return {
@@ -102,16 +103,20 @@ function newPinSetup(ctx: AppContext, schoolId: string): PinSetup {
   };
 }
 
+/** The SMS carrying a new parent's set-up link; `why` says how the school came to know them. */
+export function pinSetupMessage(
+  schoolName: string, parent: Pick<Parent, 'id' | 'school_id' | 'phone_no'>, studentId: number, setup: PinSetupLink, why: string,
+): OutboxItem {
+  return {
+    school_id: parent.school_id, event: 'admission_pin_setup', channel: 'sms', entity_type: 'student', entity_id: studentId,
+    target_type: 'parent', target_id: parent.id, address: parent.phone_no, title: 'Set your parent app PIN',
+    body: `${schoolName}: ${why}. Set your parent app PIN within ${PIN_SETUP_DAYS} days: ${setup.url}`,
+  };
+}
+
 /** The set-up link goes out by SMS through the outbox, in the transaction that created the parent. */
 async function sendPinSetup(schoolName: string, parent: Parent, studentId: number, setup: PinSetup, transaction: Transaction) {
-  await enqueue(
-    [{
-      school_id: parent.school_id, event: 'admission_pin_setup', channel: 'sms', entity_type: 'student', entity_id: studentId,
-      target_type: 'parent', target_id: parent.id, address: parent.phone_no, title: 'Set your parent app PIN',
-      body: `${schoolName}: your child's admission form was received. Set your parent app PIN within ${PIN_SETUP_DAYS} days: ${setup.url}`,
-    }],
-    transaction,
-  );
+  await enqueue([pinSetupMessage(schoolName, parent, studentId, setup, "your child's admission form was received")], transaction);
 }
 
 /** The next free numeric roll number of the school; a concurrent admission taking it too loses on the unique key and retries. */
