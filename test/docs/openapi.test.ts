@@ -14,7 +14,7 @@ interface Operation {
   description: string;
   operationId: string;
   parameters?: Array<{ name: string; in: string; required: boolean; example?: unknown }>;
-  requestBody?: { content: { 'application/json': { example?: unknown } } };
+  requestBody?: { description?: string; content: Record<string, { example?: unknown } | undefined> };
   responses: Record<string, { $ref?: string; content?: { 'application/json': { example?: unknown } } }>;
 }
 interface Document {
