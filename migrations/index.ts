@@ -5,6 +5,7 @@ import * as m0003 from './0003-feed-indexes.js';
 import * as m0004 from './0004-feed-single-walk.js';
 import * as m0005 from './0005-student-search-index.js';
 import * as m0006 from './0006-groups.js';
+import * as m0007 from './0007-audiences.js';
 import * as m0008 from './0008-school-settings-and-preferences.js';
 
 export interface Migration {
@@ -14,4 +15,4 @@ export interface Migration {
 }
 
 /** Every migration, in order: imported statically so that the same list runs from the sources and from dist/. */
-export const migrations: Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0008];
+export const migrations: Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008];

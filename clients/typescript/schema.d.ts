@@ -259,7 +259,7 @@ export interface paths {
         };
         /**
          * The parent's activity feed, newest first
-         * @description Published activities of the school that are school-wide or target one of the parent's children. `student_id` narrows the feed to that child (and the school-wide activities); another family's child answers 403. `limit` defaults to 20, at most 100.
+         * @description Published activities of the school for the whole school or whose audience holds one of the parent's children (not archived): named, in one of its grades or in one of its groups. Each item carries `read_at` (null while unread); of an audience's named students a parent sees only their own children. `student_id` narrows the feed to that child (and the school-wide activities); another family's child answers 403. `limit` defaults to 20, at most 100.
          *
          *     **Access:** a parent token from `POST /parent-app/parent-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -281,7 +281,7 @@ export interface paths {
         };
         /**
          * The school's noticeboard
-         * @description Important notices first, then newest first. `limit` defaults to 20, at most 100.
+         * @description The notices for the whole school and those whose audience holds one of the parent's children, each with `read_at` (null while unread). Important notices first, then newest first. `limit` defaults to 20, at most 100.
          *
          *     **Access:** a parent token from `POST /parent-app/parent-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -2743,8 +2743,21 @@ export interface operations {
                      *           "author_id": 1,
                      *           "author_name": "Meera Iyer",
                      *           "student_id": 1,
+                     *           "audience": {
+                     *             "grades": [
+                     *               "5"
+                     *             ],
+                     *             "group_ids": [
+                     *               1
+                     *             ],
+                     *             "student_ids": [
+                     *               1
+                     *             ]
+                     *           },
+                     *           "published_at": "2026-11-22T09:30:00.000Z",
                      *           "created_at": "2026-11-22T09:30:00.000Z",
-                     *           "updated_at": "2026-11-22T09:30:00.000Z"
+                     *           "updated_at": "2026-11-22T09:30:00.000Z",
+                     *           "read_at": "2026-11-22T09:30:00.000Z"
                      *         }
                      *       ]
                      *     }
@@ -2766,12 +2779,21 @@ export interface operations {
                             /** @description The author, the same as staff_id */
                             author_id: number;
                             author_name: string | null;
-                            /** @description Null: school-wide; a value targets one student */
+                            /** @description The one student an audience of exactly one student names; else null */
                             student_id: number | null;
+                            /** @description Who it is for: the union of these grades, groups and students; null for the whole school */
+                            audience: {
+                                grades: string[];
+                                group_ids: number[];
+                                student_ids: number[];
+                            } | null;
+                            /** @description When it was first published (and pushed) */
+                            published_at: string | null;
                             /** @description ISO 8601 timestamp in UTC */
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            read_at: string | null;
                         }[];
                     };
                 };
@@ -2815,8 +2837,21 @@ export interface operations {
                      *           "is_important": true,
                      *           "created_by_type": "admin",
                      *           "created_by_id": 1,
+                     *           "audience": {
+                     *             "grades": [
+                     *               "5"
+                     *             ],
+                     *             "group_ids": [
+                     *               1
+                     *             ],
+                     *             "student_ids": [
+                     *               1
+                     *             ]
+                     *           },
+                     *           "published_at": "2026-11-22T09:30:00.000Z",
                      *           "created_at": "2026-11-22T09:30:00.000Z",
-                     *           "updated_at": "2026-11-22T09:30:00.000Z"
+                     *           "updated_at": "2026-11-22T09:30:00.000Z",
+                     *           "read_at": "2026-11-22T09:30:00.000Z"
                      *         }
                      *       ]
                      *     }
@@ -2835,10 +2870,18 @@ export interface operations {
                             is_important: boolean;
                             created_by_type: ("admin" | "staff") | null;
                             created_by_id: number | null;
+                            /** @description Who it is for: the union of these grades, groups and students; null for the whole school */
+                            audience: {
+                                grades: string[];
+                                group_ids: number[];
+                                student_ids: number[];
+                            } | null;
+                            published_at: string | null;
                             /** @description ISO 8601 timestamp in UTC */
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            read_at: string | null;
                         }[];
                     };
                 };
@@ -4149,6 +4192,10 @@ export interface operations {
             query: {
                 activity_type?: "event" | "announcement";
                 status?: "draft" | "published" | "cancelled";
+                /** @description Only the items whose audience names this grade */
+                grade?: string;
+                /** @description Only the items whose audience names this group */
+                group_id?: number;
                 page?: number;
                 limit?: number;
                 /** @example greenwood */
@@ -4182,6 +4229,18 @@ export interface operations {
                      *           "author_id": 1,
                      *           "author_name": "Meera Iyer",
                      *           "student_id": 1,
+                     *           "audience": {
+                     *             "grades": [
+                     *               "5"
+                     *             ],
+                     *             "group_ids": [
+                     *               1
+                     *             ],
+                     *             "student_ids": [
+                     *               1
+                     *             ]
+                     *           },
+                     *           "published_at": "2026-11-22T09:30:00.000Z",
                      *           "created_at": "2026-11-22T09:30:00.000Z",
                      *           "updated_at": "2026-11-22T09:30:00.000Z"
                      *         }
@@ -4205,8 +4264,16 @@ export interface operations {
                             /** @description The author, the same as staff_id */
                             author_id: number;
                             author_name: string | null;
-                            /** @description Null: school-wide; a value targets one student */
+                            /** @description The one student an audience of exactly one student names; else null */
                             student_id: number | null;
+                            /** @description Who it is for: the union of these grades, groups and students; null for the whole school */
+                            audience: {
+                                grades: string[];
+                                group_ids: number[];
+                                student_ids: number[];
+                            } | null;
+                            /** @description When it was first published (and pushed) */
+                            published_at: string | null;
                             /** @description ISO 8601 timestamp in UTC */
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
@@ -4255,6 +4322,15 @@ export interface operations {
                     status?: "draft" | "published" | "cancelled";
                     staff_id?: number;
                     student_id?: number | null;
+                    /** @description Who the item is for: any union of grades, groups and named students. Absent, null or all empty: the whole school. */
+                    audience?: {
+                        /** @description Names of the school's grades */
+                        grades?: string[];
+                        /** @description Ids of the school's groups */
+                        group_ids?: number[];
+                        /** @description Ids of the school's students */
+                        student_ids?: number[];
+                    } | null;
                     school_id: string;
                 };
             };
@@ -4282,6 +4358,18 @@ export interface operations {
                      *         "author_id": 1,
                      *         "author_name": "Meera Iyer",
                      *         "student_id": 1,
+                     *         "audience": {
+                     *           "grades": [
+                     *             "5"
+                     *           ],
+                     *           "group_ids": [
+                     *             1
+                     *           ],
+                     *           "student_ids": [
+                     *             1
+                     *           ]
+                     *         },
+                     *         "published_at": "2026-11-22T09:30:00.000Z",
                      *         "created_at": "2026-11-22T09:30:00.000Z",
                      *         "updated_at": "2026-11-22T09:30:00.000Z"
                      *       }
@@ -4304,8 +4392,16 @@ export interface operations {
                             /** @description The author, the same as staff_id */
                             author_id: number;
                             author_name: string | null;
-                            /** @description Null: school-wide; a value targets one student */
+                            /** @description The one student an audience of exactly one student names; else null */
                             student_id: number | null;
+                            /** @description Who it is for: the union of these grades, groups and students; null for the whole school */
+                            audience: {
+                                grades: string[];
+                                group_ids: number[];
+                                student_ids: number[];
+                            } | null;
+                            /** @description When it was first published (and pushed) */
+                            published_at: string | null;
                             /** @description ISO 8601 timestamp in UTC */
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
@@ -4347,6 +4443,15 @@ export interface operations {
                     status?: "draft" | "published" | "cancelled";
                     staff_id?: number;
                     student_id?: number | null;
+                    /** @description Who the item is for: any union of grades, groups and named students. Absent, null or all empty: the whole school. */
+                    audience?: {
+                        /** @description Names of the school's grades */
+                        grades?: string[];
+                        /** @description Ids of the school's groups */
+                        group_ids?: number[];
+                        /** @description Ids of the school's students */
+                        student_ids?: number[];
+                    } | null;
                     school_id?: string;
                 };
             };
@@ -4374,6 +4479,18 @@ export interface operations {
                      *         "author_id": 1,
                      *         "author_name": "Meera Iyer",
                      *         "student_id": 1,
+                     *         "audience": {
+                     *           "grades": [
+                     *             "5"
+                     *           ],
+                     *           "group_ids": [
+                     *             1
+                     *           ],
+                     *           "student_ids": [
+                     *             1
+                     *           ]
+                     *         },
+                     *         "published_at": "2026-11-22T09:30:00.000Z",
                      *         "created_at": "2026-11-22T09:30:00.000Z",
                      *         "updated_at": "2026-11-22T09:30:00.000Z"
                      *       }
@@ -4396,8 +4513,16 @@ export interface operations {
                             /** @description The author, the same as staff_id */
                             author_id: number;
                             author_name: string | null;
-                            /** @description Null: school-wide; a value targets one student */
+                            /** @description The one student an audience of exactly one student names; else null */
                             student_id: number | null;
+                            /** @description Who it is for: the union of these grades, groups and students; null for the whole school */
+                            audience: {
+                                grades: string[];
+                                group_ids: number[];
+                                student_ids: number[];
+                            } | null;
+                            /** @description When it was first published (and pushed) */
+                            published_at: string | null;
                             /** @description ISO 8601 timestamp in UTC */
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
@@ -4459,6 +4584,10 @@ export interface operations {
                 notice_type?: "holiday" | "event" | "meeting" | "exam" | "fee" | "general";
                 page?: number;
                 limit?: number;
+                /** @description Only the items whose audience names this grade */
+                grade?: string;
+                /** @description Only the items whose audience names this group */
+                group_id?: number;
                 /** @example greenwood */
                 school_id: string;
             };
@@ -4488,6 +4617,18 @@ export interface operations {
                      *           "is_important": true,
                      *           "created_by_type": "admin",
                      *           "created_by_id": 1,
+                     *           "audience": {
+                     *             "grades": [
+                     *               "5"
+                     *             ],
+                     *             "group_ids": [
+                     *               1
+                     *             ],
+                     *             "student_ids": [
+                     *               1
+                     *             ]
+                     *           },
+                     *           "published_at": "2026-11-22T09:30:00.000Z",
                      *           "created_at": "2026-11-22T09:30:00.000Z",
                      *           "updated_at": "2026-11-22T09:30:00.000Z"
                      *         }
@@ -4508,6 +4649,13 @@ export interface operations {
                             is_important: boolean;
                             created_by_type: ("admin" | "staff") | null;
                             created_by_id: number | null;
+                            /** @description Who it is for: the union of these grades, groups and students; null for the whole school */
+                            audience: {
+                                grades: string[];
+                                group_ids: number[];
+                                student_ids: number[];
+                            } | null;
+                            published_at: string | null;
                             /** @description ISO 8601 timestamp in UTC */
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
@@ -4549,6 +4697,15 @@ export interface operations {
                     notice_type?: "holiday" | "event" | "meeting" | "exam" | "fee" | "general";
                     /** @default false */
                     is_important?: boolean;
+                    /** @description Who the item is for: any union of grades, groups and named students. Absent, null or all empty: the whole school. */
+                    audience?: {
+                        /** @description Names of the school's grades */
+                        grades?: string[];
+                        /** @description Ids of the school's groups */
+                        group_ids?: number[];
+                        /** @description Ids of the school's students */
+                        student_ids?: number[];
+                    } | null;
                     school_id?: string;
                 };
             };
@@ -4574,6 +4731,18 @@ export interface operations {
                      *         "is_important": true,
                      *         "created_by_type": "admin",
                      *         "created_by_id": 1,
+                     *         "audience": {
+                     *           "grades": [
+                     *             "5"
+                     *           ],
+                     *           "group_ids": [
+                     *             1
+                     *           ],
+                     *           "student_ids": [
+                     *             1
+                     *           ]
+                     *         },
+                     *         "published_at": "2026-11-22T09:30:00.000Z",
                      *         "created_at": "2026-11-22T09:30:00.000Z",
                      *         "updated_at": "2026-11-22T09:30:00.000Z"
                      *       }
@@ -4593,6 +4762,13 @@ export interface operations {
                             is_important: boolean;
                             created_by_type: ("admin" | "staff") | null;
                             created_by_id: number | null;
+                            /** @description Who it is for: the union of these grades, groups and students; null for the whole school */
+                            audience: {
+                                grades: string[];
+                                group_ids: number[];
+                                student_ids: number[];
+                            } | null;
+                            published_at: string | null;
                             /** @description ISO 8601 timestamp in UTC */
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
@@ -6847,6 +7023,10 @@ export interface operations {
     getWebAppActivities: {
         parameters: {
             query: {
+                /** @description Only the items whose audience names this grade */
+                grade?: string;
+                /** @description Only the items whose audience names this group */
+                group_id?: number;
                 page?: number;
                 limit?: number;
                 /** @example greenwood */
@@ -6881,6 +7061,18 @@ export interface operations {
                      *             "author_id": 1,
                      *             "author_name": "Meera Iyer",
                      *             "student_id": 1,
+                     *             "audience": {
+                     *               "grades": [
+                     *                 "5"
+                     *               ],
+                     *               "group_ids": [
+                     *                 1
+                     *               ],
+                     *               "student_ids": [
+                     *                 1
+                     *               ]
+                     *             },
+                     *             "published_at": "2026-11-22T09:30:00.000Z",
                      *             "created_at": "2026-11-22T09:30:00.000Z",
                      *             "updated_at": "2026-11-22T09:30:00.000Z"
                      *           }
@@ -6912,8 +7104,16 @@ export interface operations {
                                 /** @description The author, the same as staff_id */
                                 author_id: number;
                                 author_name: string | null;
-                                /** @description Null: school-wide; a value targets one student */
+                                /** @description The one student an audience of exactly one student names; else null */
                                 student_id: number | null;
+                                /** @description Who it is for: the union of these grades, groups and students; null for the whole school */
+                                audience: {
+                                    grades: string[];
+                                    group_ids: number[];
+                                    student_ids: number[];
+                                } | null;
+                                /** @description When it was first published (and pushed) */
+                                published_at: string | null;
                                 /** @description ISO 8601 timestamp in UTC */
                                 created_at: string;
                                 /** @description ISO 8601 timestamp in UTC */
@@ -6939,6 +7139,10 @@ export interface operations {
         parameters: {
             query: {
                 notice_type?: "holiday" | "event" | "meeting" | "exam" | "fee" | "general";
+                /** @description Only the items whose audience names this grade */
+                grade?: string;
+                /** @description Only the items whose audience names this group */
+                group_id?: number;
                 page?: number;
                 limit?: number;
                 /** @example greenwood */
@@ -6971,6 +7175,18 @@ export interface operations {
                      *             "is_important": true,
                      *             "created_by_type": "admin",
                      *             "created_by_id": 1,
+                     *             "audience": {
+                     *               "grades": [
+                     *                 "5"
+                     *               ],
+                     *               "group_ids": [
+                     *                 1
+                     *               ],
+                     *               "student_ids": [
+                     *                 1
+                     *               ]
+                     *             },
+                     *             "published_at": "2026-11-22T09:30:00.000Z",
                      *             "created_at": "2026-11-22T09:30:00.000Z",
                      *             "updated_at": "2026-11-22T09:30:00.000Z"
                      *           }
@@ -6994,6 +7210,13 @@ export interface operations {
                                 is_important: boolean;
                                 created_by_type: ("admin" | "staff") | null;
                                 created_by_id: number | null;
+                                /** @description Who it is for: the union of these grades, groups and students; null for the whole school */
+                                audience: {
+                                    grades: string[];
+                                    group_ids: number[];
+                                    student_ids: number[];
+                                } | null;
+                                published_at: string | null;
                                 /** @description ISO 8601 timestamp in UTC */
                                 created_at: string;
                                 /** @description ISO 8601 timestamp in UTC */
@@ -7038,6 +7261,15 @@ export interface operations {
                     notice_type?: "holiday" | "event" | "meeting" | "exam" | "fee" | "general";
                     /** @default false */
                     is_important?: boolean;
+                    /** @description Who the item is for: any union of grades, groups and named students. Absent, null or all empty: the whole school. */
+                    audience?: {
+                        /** @description Names of the school's grades */
+                        grades?: string[];
+                        /** @description Ids of the school's groups */
+                        group_ids?: number[];
+                        /** @description Ids of the school's students */
+                        student_ids?: number[];
+                    } | null;
                     school_id?: string;
                 };
             };
@@ -7063,6 +7295,18 @@ export interface operations {
                      *         "is_important": true,
                      *         "created_by_type": "admin",
                      *         "created_by_id": 1,
+                     *         "audience": {
+                     *           "grades": [
+                     *             "5"
+                     *           ],
+                     *           "group_ids": [
+                     *             1
+                     *           ],
+                     *           "student_ids": [
+                     *             1
+                     *           ]
+                     *         },
+                     *         "published_at": "2026-11-22T09:30:00.000Z",
                      *         "created_at": "2026-11-22T09:30:00.000Z",
                      *         "updated_at": "2026-11-22T09:30:00.000Z"
                      *       }
@@ -7082,6 +7326,13 @@ export interface operations {
                             is_important: boolean;
                             created_by_type: ("admin" | "staff") | null;
                             created_by_id: number | null;
+                            /** @description Who it is for: the union of these grades, groups and students; null for the whole school */
+                            audience: {
+                                grades: string[];
+                                group_ids: number[];
+                                student_ids: number[];
+                            } | null;
+                            published_at: string | null;
                             /** @description ISO 8601 timestamp in UTC */
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
@@ -7121,6 +7372,15 @@ export interface operations {
                     /** @enum {string} */
                     notice_type?: "holiday" | "event" | "meeting" | "exam" | "fee" | "general";
                     is_important?: boolean;
+                    /** @description Who the item is for: any union of grades, groups and named students. Absent, null or all empty: the whole school. */
+                    audience?: {
+                        /** @description Names of the school's grades */
+                        grades?: string[];
+                        /** @description Ids of the school's groups */
+                        group_ids?: number[];
+                        /** @description Ids of the school's students */
+                        student_ids?: number[];
+                    } | null;
                     school_id?: string;
                 };
             };
@@ -7146,6 +7406,18 @@ export interface operations {
                      *         "is_important": true,
                      *         "created_by_type": "admin",
                      *         "created_by_id": 1,
+                     *         "audience": {
+                     *           "grades": [
+                     *             "5"
+                     *           ],
+                     *           "group_ids": [
+                     *             1
+                     *           ],
+                     *           "student_ids": [
+                     *             1
+                     *           ]
+                     *         },
+                     *         "published_at": "2026-11-22T09:30:00.000Z",
                      *         "created_at": "2026-11-22T09:30:00.000Z",
                      *         "updated_at": "2026-11-22T09:30:00.000Z"
                      *       }
@@ -7165,6 +7437,13 @@ export interface operations {
                             is_important: boolean;
                             created_by_type: ("admin" | "staff") | null;
                             created_by_id: number | null;
+                            /** @description Who it is for: the union of these grades, groups and students; null for the whole school */
+                            audience: {
+                                grades: string[];
+                                group_ids: number[];
+                                student_ids: number[];
+                            } | null;
+                            published_at: string | null;
                             /** @description ISO 8601 timestamp in UTC */
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */

@@ -36,3 +36,9 @@ export const sessionResponse = {
   token_type: z.literal('Bearer'),
   expires_at: timestamp(),
 };
+
+/** An activity's or a notice's audience as lists show it: null for the whole school. */
+export const audienceView = z
+  .object({ grades: z.array(z.string()), group_ids: z.array(z.number()), student_ids: z.array(z.number()) })
+  .nullable()
+  .describe('Who it is for: the union of these grades, groups and students; null for the whole school');

@@ -1,5 +1,5 @@
 import { Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
-import { flag, modelOptions, pk, ref, schoolId, str, text, timestamps } from './columns.js';
+import { date, flag, modelOptions, pk, ref, schoolId, str, text, timestamps } from './columns.js';
 
 export const activityTypes = ['event', 'announcement'] as const;
 export const activityStatuses = ['draft', 'published', 'cancelled'] as const;
@@ -15,6 +15,12 @@ export class Activity extends Model<InferAttributes<Activity>, InferCreationAttr
   declare student_id: CreationOptional<number | null>;
   declare status: CreationOptional<(typeof activityStatuses)[number]>;
   declare deleted_status: CreationOptional<number>;
+  /** 0: the whole school; 1: its audience_targets rows say who. */
+  declare audience_scope: CreationOptional<number>;
+  /** When it was first published (its push went out then); never moved afterwards. */
+  declare published_at: CreationOptional<Date | null>;
+  /** The last reminder to its unread families: at most one an hour. */
+  declare reminded_at: CreationOptional<Date | null>;
   declare created_at: CreationOptional<Date>;
   declare updated_at: CreationOptional<Date>;
 
@@ -22,7 +28,7 @@ export class Activity extends Model<InferAttributes<Activity>, InferCreationAttr
     Activity.init(
       {
         id: pk(), school_id: schoolId(), title: str(200), description: text(), activity_type: str(20, false, 'announcement'),
-        staff_id: ref(), student_id: ref(true), status: str(16, false, 'draft'), deleted_status: flag(0), ...timestamps(),
+        staff_id: ref(), student_id: ref(true), status: str(16, false, 'draft'), deleted_status: flag(0), audience_scope: flag(0), published_at: date(), reminded_at: date(), ...timestamps(),
       },
       {
         sequelize, tableName: 'activities', modelName: 'Activity', ...modelOptions,

@@ -4,6 +4,7 @@ import { Address } from './address.js';
 import { AdminUser, type AdminRole } from './admin-user.js';
 import { Admission } from './admission.js';
 import { Attendance } from './attendance.js';
+import { AudienceTarget, Read } from './audience.js';
 import { Comment } from './comment.js';
 import { ConsoleSession } from './console-session.js';
 import { DiaryEntry } from './diary-entry.js';
@@ -27,13 +28,13 @@ import { WriteToRequest } from './write-to-request.js';
 
 export type { AdminRole };
 export {
-  Activity, Address, AdminUser, Admission, Attendance, Comment, ConsoleSession, DiaryEntry, Designation, Grade, Group, GroupMember, JobRun, LoginLockout, Notice,
-  Notification, NotificationPreference, Parent, Reaction, School, Session, Staff, StaffStudent, Student, WriteToReply, WriteToRequest,
+  Activity, Address, AdminUser, Admission, Attendance, AudienceTarget, Comment, ConsoleSession, DiaryEntry, Designation, Grade, Group, GroupMember, JobRun, LoginLockout, Notice,
+  Notification, NotificationPreference, Parent, Reaction, Read, School, Session, Staff, StaffStudent, Student, WriteToReply, WriteToRequest,
 };
 
 export const allModels = [
   School, AdminUser, Designation, Staff, StaffStudent, Parent, Student, Address, Grade, Group, GroupMember, Admission, Session, LoginLockout,
-  Activity, Notice, WriteToRequest, WriteToReply, Comment, Reaction, DiaryEntry, Attendance, Notification, NotificationPreference, JobRun,
+  Activity, Notice, AudienceTarget, Read, WriteToRequest, WriteToReply, Comment, Reaction, DiaryEntry, Attendance, Notification, NotificationPreference, JobRun,
   ConsoleSession,
 ];
 

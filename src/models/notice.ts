@@ -1,5 +1,5 @@
 import { Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
-import { bool, flag, modelOptions, pk, ref, schoolId, str, text, timestamps } from './columns.js';
+import { bool, date, flag, modelOptions, pk, ref, schoolId, str, text, timestamps } from './columns.js';
 
 export const noticeTypes = ['holiday', 'event', 'meeting', 'exam', 'fee', 'general'] as const;
 
@@ -13,6 +13,12 @@ export class Notice extends Model<InferAttributes<Notice>, InferCreationAttribut
   declare created_by_type: CreationOptional<'admin' | 'staff' | null>;
   declare created_by_id: CreationOptional<number | null>;
   declare notice_deleted: CreationOptional<number>;
+  /** 0: the whole school; 1: its audience_targets rows say who. */
+  declare audience_scope: CreationOptional<number>;
+  /** When it was first published (its push went out then); never moved afterwards. */
+  declare published_at: CreationOptional<Date | null>;
+  /** The last reminder to its unread families: at most one an hour. */
+  declare reminded_at: CreationOptional<Date | null>;
   declare created_at: CreationOptional<Date>;
   declare updated_at: CreationOptional<Date>;
 
@@ -20,7 +26,7 @@ export class Notice extends Model<InferAttributes<Notice>, InferCreationAttribut
     Notice.init(
       {
         id: pk(), school_id: schoolId(), notice_title: str(200), notice_desc: text(), notice_type: str(32, true), is_important: bool(false),
-        created_by_type: str(10, true), created_by_id: ref(true), notice_deleted: flag(0), ...timestamps(),
+        created_by_type: str(10, true), created_by_id: ref(true), notice_deleted: flag(0), audience_scope: flag(0), published_at: date(), reminded_at: date(), ...timestamps(),
       },
       {
         sequelize, tableName: 'notices', modelName: 'Notice', ...modelOptions,

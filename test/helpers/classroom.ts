@@ -1,11 +1,13 @@
-import { Activity, DiaryEntry, Notice, StaffStudent, WriteToRequest } from '../../src/models/index.js';
+import { Activity, AudienceTarget, DiaryEntry, Notice, StaffStudent, WriteToRequest } from '../../src/models/index.js';
 
 /** Rows the engagement, diary and attendance tests stand on, written with the models so no other feature's routes are needed. */
 export async function activity(schoolId: string, staffId: number, opts: Partial<{ student_id: number | null; status: 'draft' | 'published' | 'cancelled'; deleted: boolean }> = {}) {
   const row = await Activity.create({
     school_id: schoolId, title: 'Sports day', activity_type: 'event', staff_id: staffId, student_id: opts.student_id ?? null,
-    status: opts.status ?? 'published', deleted_status: opts.deleted ? 1 : 0,
+    status: opts.status ?? 'published', deleted_status: opts.deleted ? 1 : 0, audience_scope: opts.student_id ? 1 : 0,
   });
+  // Aimed at one student: an audience of that student, as the service writes it.
+  if (opts.student_id) await AudienceTarget.create({ school_id: schoolId, entity_type: 'activity', entity_id: row.id, student_id: opts.student_id });
   return row.id;
 }
 

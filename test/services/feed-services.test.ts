@@ -34,11 +34,11 @@ describe('activities from the console and the command line', () => {
     expect(made).toMatchObject({ title: 'Assembly', author_id: teacherId, status: 'draft', school_id: a.schoolId });
   });
 
-  it("targets any student of the school, never another school's", async () => {
+  it("targets any student of the school; another school's is a bad audience value (400)", async () => {
     const own = await student(a.schoolId, null);
     const foreign = await student(b.schoolId, null);
     expect((await createActivity(t.ctx, admin, { title: 'Own', staff_id: teacherId, student_id: own.id })).student_id).toBe(own.id);
-    expect(await status(createActivity(t.ctx, admin, { title: 'Foreign', staff_id: teacherId, student_id: foreign.id }))).toBe(404);
+    expect(await status(createActivity(t.ctx, admin, { title: 'Foreign', staff_id: teacherId, student_id: foreign.id }))).toBe(400);
   });
 
   it('validates the input the route would have checked', async () => {

@@ -4,7 +4,7 @@ import {
   newActivitySchema, parentFeed, parentFeedQuerySchema, teacherActivityQuerySchema, updateActivity, webActivityQuerySchema,
 } from '../../services/activities/activities.js';
 import type { Routers } from '../routers.js';
-import { idParam, schoolIdField, timestamp } from '../schemas.js';
+import { audienceView, idParam, schoolIdField, timestamp } from '../schemas.js';
 
 const activityView = z.object({
   id: z.number(),
@@ -16,7 +16,9 @@ const activityView = z.object({
   staff_id: z.number(),
   author_id: z.number().describe('The author, the same as staff_id'),
   author_name: z.string().nullable(),
-  student_id: z.number().nullable().describe('Null: school-wide; a value targets one student'),
+  student_id: z.number().nullable().describe('The one student an audience of exactly one student names; else null'),
+  audience: audienceView,
+  published_at: timestamp().nullable().describe('When it was first published (and pushed)'),
   created_at: timestamp(),
   updated_at: timestamp(),
 });
@@ -27,9 +29,11 @@ export function registerActivityRoutes(r: Routers): void {
       method: 'get', path: '/activities', query: parentFeedQuerySchema,
       summary: "The parent's activity feed, newest first",
       description:
-        'Published activities of the school that are school-wide or target one of the parent\'s children. `student_id` narrows the feed to ' +
-        'that child (and the school-wide activities); another family\'s child answers 403. `limit` defaults to 20, at most 100.',
-      response: z.array(activityView), errors: [403],
+        'Published activities of the school for the whole school or whose audience holds one of the parent\'s children (not archived): named, ' +
+        'in one of its grades or in one of its groups. Each item carries `read_at` (null while unread); of an audience\'s named students a parent ' +
+        'sees only their own children. `student_id` narrows the feed to that child (and the school-wide activities); another family\'s child ' +
+        'answers 403. `limit` defaults to 20, at most 100.',
+      response: z.array(activityView.extend({ read_at: timestamp().nullable() })), errors: [403],
     },
     async ({ ctx, principal, query }) => ({ data: await parentFeed(ctx, principal, query) }),
   );

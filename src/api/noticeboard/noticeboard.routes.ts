@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import {
-  createNotice, deleteNotice, listParentNotices, listTeacherNotices, listWebNotices, newNoticeSchema, noticeBoardQuerySchema,
+  createNotice, deleteNotice, listParentNotices, listTeacherNotices, listWebNotices, newNoticeSchema, noticeBoardQuerySchema, teacherNoticeQuerySchema,
   noticeChangesSchema, noticeTypes, updateNotice, webNoticeQuerySchema,
 } from '../../services/notices/notices.js';
 import type { Routers } from '../routers.js';
-import { idParam, schoolIdField, timestamp } from '../schemas.js';
+import { audienceView, idParam, schoolIdField, timestamp } from '../schemas.js';
 
 const noticeView = z.object({
   id: z.number(),
@@ -15,6 +15,8 @@ const noticeView = z.object({
   is_important: z.boolean().describe('Important notices come first in every listing'),
   created_by_type: z.enum(['admin', 'staff']).nullable(),
   created_by_id: z.number().nullable(),
+  audience: audienceView,
+  published_at: timestamp().nullable(),
   created_at: timestamp(),
   updated_at: timestamp(),
 });
@@ -24,13 +26,17 @@ const example = { notice_title: 'School closed on Friday', notice_desc: 'For the
 
 export function registerNoticeboardRoutes(r: Routers): void {
   r.parent.route(
-    { method: 'get', path: '/noticeboard', query: noticeBoardQuerySchema, summary: "The school's noticeboard", description: boardOrder, response: z.array(noticeView) },
+    {
+      method: 'get', path: '/noticeboard', query: noticeBoardQuerySchema, summary: "The school's noticeboard",
+      description: `The notices for the whole school and those whose audience holds one of the parent's children, each with \`read_at\` (null while unread). ${boardOrder}`,
+      response: z.array(noticeView.extend({ read_at: timestamp().nullable() })),
+    },
     async ({ ctx, principal, query }) => ({ data: await listParentNotices(ctx, principal, query) }),
   );
 
   r.teachers.route(
     {
-      method: 'get', path: '/noticeboard', query: noticeBoardQuerySchema.extend({ school_id: schoolIdField() }),
+      method: 'get', path: '/noticeboard', query: teacherNoticeQuerySchema.extend({ school_id: schoolIdField() }),
       summary: "The school's noticeboard (noticeboard.view)", description: boardOrder, response: z.array(noticeView), errors: [403],
     },
     async ({ ctx, principal, query }) => ({ data: await listTeacherNotices(ctx, principal, query) }),

@@ -1,12 +1,17 @@
+import { QueryTypes, type Transaction } from 'sequelize';
 import { z } from 'zod';
 import { pageQuery } from '../../api/schemas.js';
 import type { AppContext, Principal } from '../../context.js';
 import { iso } from '../../db.js';
 import { badRequest, fieldError, forbidden, notFound } from '../../errors.js';
-import { Activity, Staff, Student } from '../../models/index.js';
+import { Activity, Staff } from '../../models/index.js';
 import { activityStatuses, activityTypes } from '../../models/activity.js';
 import { requirePermission, requireSchoolAdmin } from '../access/guards.js';
-import { assertAssigned, assertChildOf } from '../access/scope.js';
+import { assertChildOf, childIds } from '../access/scope.js';
+import {
+  audienceForParent, audienceInput, audiencesOf, audienceVisible, checkAudience, normalizeAudience, saveAudience, type Audience,
+} from '../audiences/audiences.js';
+import { pushToFamilies } from '../audiences/publish.js';
 import { offsetOf, paginationOf } from '../pagination.js';
 import { parseInput, required } from '../validation.js';
 
@@ -24,8 +29,9 @@ export const activityFields = {
   status: z.enum(activityStatuses),
   /** The author; from staff it must be the caller, from an admin it names the staff member. */
   staff_id: recordId(),
-  /** Null: school-wide; a value targets one student. */
+  /** Null: school-wide; a value targets one student (the same as `audience: {student_ids: [N]}`). */
   student_id: recordId().nullable(),
+  audience: audienceInput,
 };
 
 export const newActivitySchema = z.object({
@@ -36,6 +42,7 @@ export const newActivitySchema = z.object({
   status: activityFields.status.default('published'),
   staff_id: activityFields.staff_id.optional(),
   student_id: activityFields.student_id.optional(),
+  audience: activityFields.audience.optional(),
 });
 export type NewActivity = z.input<typeof newActivitySchema>;
 
@@ -46,12 +53,20 @@ export const activityChangesSchema = z.object({
   status: activityFields.status.optional(),
   staff_id: activityFields.staff_id.optional(),
   student_id: activityFields.student_id.optional(),
+  audience: activityFields.audience.optional(),
 });
 export type ActivityChanges = z.input<typeof activityChangesSchema>;
+
+/** The teachers' and web lists narrowed to the items addressed to a grade or a group. */
+export const audienceFilters = {
+  grade: z.string().trim().min(1).max(60).optional().describe('Only the items whose audience names this grade'),
+  group_id: recordId().optional().describe('Only the items whose audience names this group'),
+};
 
 export const teacherActivityQuerySchema = z.object({
   activity_type: activityFields.activity_type.optional(),
   status: activityFields.status.optional(),
+  ...audienceFilters,
   ...pageQuery(20),
 });
 export type TeacherActivityQuery = z.input<typeof teacherActivityQuerySchema>;
@@ -64,7 +79,7 @@ export const parentFeedQuerySchema = z.object({
 });
 export type ParentFeedQuery = z.input<typeof parentFeedQuerySchema>;
 
-export const webActivityQuerySchema = z.object(pageQuery(10));
+export const webActivityQuerySchema = z.object({ ...audienceFilters, ...pageQuery(10) });
 export type WebActivityQuery = z.input<typeof webActivityQuerySchema>;
 
 export interface ActivityView {
@@ -78,8 +93,13 @@ export interface ActivityView {
   author_id: number;
   author_name: string | null;
   student_id: number | null;
+  /** Who it is for; null for the whole school. */
+  audience: Audience | null;
+  published_at: string | null;
   created_at: string;
   updated_at: string;
+  /** In the parent feed: when this parent first read it, null while unread. */
+  read_at?: string | null;
 }
 
 interface ActivityRow {
@@ -92,11 +112,14 @@ interface ActivityRow {
   staff_id: number;
   author_name: string | null;
   student_id: number | null;
+  audience_scope: number;
+  published_at: unknown;
   created_at: unknown;
   updated_at: unknown;
+  read_at?: unknown;
 }
 
-const view = (r: ActivityRow): ActivityView => ({
+const view = (r: ActivityRow, audience: Audience | null = null): ActivityView => ({
   id: Number(r.id),
   school_id: r.school_id,
   title: r.title,
@@ -107,33 +130,65 @@ const view = (r: ActivityRow): ActivityView => ({
   author_id: Number(r.staff_id),
   author_name: r.author_name ?? null,
   student_id: r.student_id === null || r.student_id === undefined ? null : Number(r.student_id),
+  audience,
+  published_at: iso(r.published_at),
   created_at: iso(r.created_at)!,
   updated_at: iso(r.updated_at)!,
+  ...(r.read_at !== undefined ? { read_at: iso(r.read_at) } : {}),
 });
 
+/** The rows as views with their audiences, read in one query for the page. */
+async function views(schoolId: string, rows: ActivityRow[]): Promise<ActivityView[]> {
+  const audiences = await audiencesOf(schoolId, 'activity', rows.filter((r) => Number(r.audience_scope) === 1).map((r) => Number(r.id)));
+  return rows.map((r) => view(r, audiences.get(Number(r.id)) ?? null));
+}
+
 const COLUMNS = `a.id, a.school_id, a.title, a.description, a.activity_type, a.status, a.staff_id, s.name AS author_name,
-  a.student_id, a.created_at, a.updated_at`;
+  a.student_id, a.audience_scope, a.published_at, a.created_at, a.updated_at`;
 const AUTHOR = 'LEFT JOIN staff s ON s.id = a.staff_id AND s.school_id = a.school_id';
 const NEWEST = 'ORDER BY a.created_at DESC, a.id DESC';
 
 /** One undeleted activity of the caller's school; anything else (absent, deleted, another school's) is 404. */
-async function findActivity(ctx: AppContext, principal: Principal, id: number): Promise<ActivityView> {
-  const rows = await ctx.db.select<ActivityRow>(
+async function findActivity(ctx: AppContext, principal: Principal, id: number, transaction?: Transaction): Promise<ActivityView> {
+  const [row] = await ctx.db.sequelize.query<ActivityRow>(
     `SELECT ${COLUMNS} FROM activities a ${AUTHOR} WHERE a.id = :id AND a.school_id = :school AND a.deleted_status = 0`,
-    { id, school: principal.schoolId },
+    { replacements: { id, school: principal.schoolId }, type: QueryTypes.SELECT, transaction },
   );
-  if (rows.length === 0) throw notFound('Activity');
-  return view(rows[0]!);
+  if (!row) throw notFound('Activity');
+  const audience = Number(row.audience_scope) === 1 ? (await audiencesOf(principal.schoolId, 'activity', [id], transaction)).get(id) ?? null : null;
+  return view(row, audience);
 }
 
 /**
- * The student an activity targets: for staff one assigned to them (403), for an admin any student of
- * the school (404 otherwise, never confirming another school's).
+ * The audience a create or an update asks for: `audience`, or the older `student_id` (one student),
+ * checked against the school and the caller's rights. Undefined when neither was sent.
  */
-async function assertTargetable(principal: Principal, studentId: number): Promise<void> {
-  if (principal.type === 'staff') return assertAssigned(principal, [studentId]);
-  const student = await Student.findOne({ where: { id: studentId, school_id: principal.schoolId }, attributes: ['id'], raw: true });
-  if (!student) throw notFound('Student');
+async function requestedAudience(principal: Principal, data: { audience?: z.output<typeof audienceInput>; student_id?: number | null }, transaction: Transaction) {
+  if (data.audience === undefined && data.student_id === undefined) return undefined;
+  const audience = normalizeAudience(data.audience !== undefined ? data.audience : data.student_id != null ? { student_ids: [data.student_id] } : null);
+  await checkAudience(principal, audience, 'activities.manage', transaction);
+  return audience;
+}
+
+/** The `student_id` an audience of exactly one student keeps on the row, for the clients that read it. */
+const soleStudent = (a: Audience | null) => (a && a.student_ids.length === 1 && !a.grades.length && !a.group_ids.length ? a.student_ids[0]! : null);
+
+/**
+ * Publishing: the first time an activity is published its families get one push each, through the
+ * outbox in the same transaction. `published_at` is set by a conditional update, so a second publish
+ * (an edit, a status moved back and forth, a concurrent request) pushes nothing.
+ */
+async function publish(ctx: AppContext, principal: Principal, id: number, transaction: Transaction): Promise<void> {
+  const [, claimed] = (await ctx.db.sequelize.query(
+    "UPDATE activities SET published_at = :now WHERE id = :id AND school_id = :school AND status = 'published' AND published_at IS NULL AND deleted_status = 0",
+    { replacements: { id, school: principal.schoolId, now: new Date() }, type: QueryTypes.UPDATE, transaction },
+  )) as unknown as [unknown, number];
+  if (!claimed) return;
+  const activity = await findActivity(ctx, principal, id, transaction);
+  await pushToFamilies(ctx, { schoolId: principal.schoolId, entity: 'activity', id, scope: activity.audience ? 1 : 0 }, {
+    event: 'activity_published', entity_type: 'activity', entity_id: id, title: activity.title,
+    body: (activity.description ?? '').slice(0, 200) || `${activity.activity_type === 'event' ? 'An event' : 'An announcement'} from school`,
+  }, transaction);
 }
 
 /** Staff author their own activities; an admin (console, command line) names the staff member. */
@@ -153,22 +208,31 @@ function requireEditRights(principal: Principal, activity: ActivityView): void {
   if (!(principal.type === 'staff' && activity.staff_id === principal.userId)) requirePermission(principal, 'activities.manage');
 }
 
-/** Needs `activities.create`; a target student must be assigned to the calling staff member. */
+/**
+ * Needs `activities.create`; the audience's grades, groups and students must be the school's, and a
+ * student named by staff assigned to them unless they hold `activities.manage`. Posted as published,
+ * it pushes to its families in the same transaction.
+ */
 export async function createActivity(ctx: AppContext, principal: Principal, input: NewActivity): Promise<ActivityView> {
   requirePermission(principal, 'activities.create');
   const data = parseInput(newActivitySchema, input);
   const staffId = await authorOf(principal, data.staff_id);
-  if (data.student_id != null) await assertTargetable(principal, data.student_id);
-  const created = await Activity.create({
-    school_id: principal.schoolId,
-    title: data.title,
-    description: data.description ?? null,
-    activity_type: data.activity_type,
-    status: data.status,
-    staff_id: staffId,
-    student_id: data.student_id ?? null,
+  return ctx.db.sequelize.transaction(async (transaction) => {
+    const audience = (await requestedAudience(principal, data, transaction)) ?? null;
+    const created = await Activity.create({
+      school_id: principal.schoolId,
+      title: data.title,
+      description: data.description ?? null,
+      activity_type: data.activity_type,
+      status: data.status,
+      staff_id: staffId,
+      student_id: soleStudent(audience),
+      audience_scope: audience ? 1 : 0,
+    }, { transaction });
+    await saveAudience(principal.schoolId, 'activity', created.id, audience, transaction);
+    await publish(ctx, principal, created.id, transaction);
+    return findActivity(ctx, principal, created.id, transaction);
   });
-  return findActivity(ctx, principal, created.id);
 }
 
 /**
@@ -182,16 +246,21 @@ export async function updateActivity(ctx: AppContext, principal: Principal, id: 
   if (data.staff_id !== undefined && principal.type === 'staff' && data.staff_id !== principal.userId) {
     throw forbidden('staff_id must be your own id');
   }
-  const { staff_id: _author, ...patch } = data;
-  if (Object.values(patch).every((v) => v === undefined)) throw badRequest('Send at least one field to change');
+  const { staff_id: _author, audience: _audience, student_id: _student, ...patch } = data;
+  if (Object.values(data).every((v) => v === undefined)) throw badRequest('Send at least one field to change');
   const current = await findActivity(ctx, principal, id);
   requireEditRights(principal, current);
-  if (patch.student_id != null && patch.student_id !== current.student_id) await assertTargetable(principal, patch.student_id);
-  // Sequelize leaves out the fields that were not sent.
-  const [affected] = await Activity.update(patch, { where: { id, school_id: principal.schoolId, deleted_status: 0 } });
-  // Deleted between the read and the write.
-  if (affected === 0) throw notFound('Activity');
-  return findActivity(ctx, principal, id);
+  return ctx.db.sequelize.transaction(async (transaction) => {
+    const audience = await requestedAudience(principal, data, transaction);
+    const fields = { ...patch, ...(audience !== undefined ? { student_id: soleStudent(audience), audience_scope: audience ? 1 : 0 } : {}) };
+    // Sequelize leaves out the fields that were not sent.
+    const [affected] = await Activity.update(fields, { where: { id, school_id: principal.schoolId, deleted_status: 0 }, transaction });
+    // Deleted between the read and the write.
+    if (affected === 0) throw notFound('Activity');
+    if (audience !== undefined) await saveAudience(principal.schoolId, 'activity', id, audience, transaction);
+    if (patch.status === 'published') await publish(ctx, principal, id, transaction);
+    return findActivity(ctx, principal, id, transaction);
+  });
 }
 
 /** Soft delete (`deleted_status` = 1): hidden from every feed, kept in the database. Same permissions as editing. */
@@ -210,7 +279,7 @@ export async function deleteActivity(ctx: AppContext, principal: Principal, id: 
  */
 export async function listTeacherActivities(ctx: AppContext, principal: Principal, input: TeacherActivityQuery = {}): Promise<ActivityView[]> {
   requirePermission(principal, 'activities.view');
-  const { page, limit, status, activity_type } = parseInput(teacherActivityQuerySchema, input);
+  const { page, limit, status, activity_type, grade, group_id } = parseInput(teacherActivityQuerySchema, input);
   const me = principal.type === 'staff' ? principal.userId : 0;
   const params: Record<string, unknown> = { school: principal.schoolId, me, limit, offset: offsetOf({ page, limit }) };
   const clauses = ['a.school_id = :school', 'a.deleted_status = 0'];
@@ -223,11 +292,28 @@ export async function listTeacherActivities(ctx: AppContext, principal: Principa
     clauses.push('a.activity_type = :type');
     params.type = activity_type;
   }
+  clauses.push(...audienceFilter({ grade, group_id }, params));
   const rows = await ctx.db.select<ActivityRow>(
     `SELECT ${COLUMNS} FROM activities a ${AUTHOR} WHERE ${clauses.join(' AND ')} ${NEWEST} LIMIT :limit OFFSET :offset`,
     params,
   );
-  return rows.map(view);
+  return views(principal.schoolId, rows);
+}
+
+/** The list filters on an audience: items that name the grade, or the group. */
+function audienceFilter(filter: { grade?: string; group_id?: number }, params: Record<string, unknown>): string[] {
+  const clauses: string[] = [];
+  const names = (column: string, value: string) =>
+    `EXISTS (SELECT 1 FROM audience_targets t WHERE t.school_id = a.school_id AND t.entity_type = 'activity' AND t.entity_id = a.id AND t.${column} = :${value})`;
+  if (filter.grade !== undefined) {
+    clauses.push(names('grade', 'grade'));
+    params.grade = filter.grade;
+  }
+  if (filter.group_id !== undefined) {
+    clauses.push(names('group_id', 'group'));
+    params.group = filter.group_id;
+  }
+  return clauses;
 }
 
 /**
@@ -243,10 +329,8 @@ export async function parentFeed(ctx: AppContext, principal: Principal, input: P
   if (principal.type !== 'parent') throw forbidden('The activity feed is for parents');
   const { page, limit, ...query } = parseInput(parentFeedQuerySchema, input);
   const params: Record<string, unknown> = { school: principal.schoolId, parent: principal.userId, limit, offset: offsetOf({ page, limit }) };
-  let target = 'a.student_id IN (SELECT c.id FROM students c WHERE c.school_id = :school AND c.parent_id = :parent)';
   if (query.student_id !== undefined) {
     await assertChildOf(ctx, principal, query.student_id);
-    target = 'a.student_id = :student';
     params.student = query.student_id;
   }
   let type = '';
@@ -256,25 +340,28 @@ export async function parentFeed(ctx: AppContext, principal: Principal, input: P
   }
   const hint = ctx.db.dialect === 'mysql' ? 'FORCE INDEX (activities_feed)' : '';
   const rows = await ctx.db.select<ActivityRow>(
-    `SELECT ${COLUMNS} FROM activities a ${hint} ${AUTHOR}
-      WHERE a.school_id = :school AND a.status = 'published' AND a.deleted_status = 0 AND (a.student_id IS NULL OR ${target}) ${type}
+    `SELECT ${COLUMNS}, r.read_at FROM activities a ${hint} ${AUTHOR} ${READ_BY_PARENT}
+      WHERE a.school_id = :school AND a.status = 'published' AND a.deleted_status = 0 AND ${audienceVisible('a', 'activity', query.student_id !== undefined)} ${type}
       ${NEWEST} LIMIT :limit OFFSET :offset`,
     params,
   );
-  return rows.map(view);
+  const own = new Set(await childIds(ctx, principal.schoolId, principal.userId));
+  const audiences = await audiencesOf(principal.schoolId, 'activity', rows.filter((r) => Number(r.audience_scope) === 1).map((r) => Number(r.id)));
+  return rows.map((r) => view(r, audienceForParent(audiences.get(Number(r.id)), own)));
 }
+
+/** The parent's first read of each row, by the item_reads_uq key. */
+const READ_BY_PARENT = "LEFT JOIN item_reads r ON r.school_id = a.school_id AND r.entity_type = 'activity' AND r.entity_id = a.id AND r.parent_id = :parent";
 
 /** The web admins' list: every undeleted activity of the school (drafts included), newest first, with the total. */
 export async function listWebActivities(ctx: AppContext, principal: Principal, input: WebActivityQuery = {}) {
   requireSchoolAdmin(principal);
   const query = parseInput(webActivityQuerySchema, input);
-  const params = { school: principal.schoolId, limit: query.limit, offset: offsetOf(query) };
+  const params: Record<string, unknown> = { school: principal.schoolId, limit: query.limit, offset: offsetOf(query) };
+  const where = ['a.school_id = :school', 'a.deleted_status = 0', ...audienceFilter(query, params)].join(' AND ');
   const [rows, [count]] = await Promise.all([
-    ctx.db.select<ActivityRow>(
-      `SELECT ${COLUMNS} FROM activities a ${AUTHOR} WHERE a.school_id = :school AND a.deleted_status = 0 ${NEWEST} LIMIT :limit OFFSET :offset`,
-      params,
-    ),
-    ctx.db.select<{ total: number }>('SELECT COUNT(*) AS total FROM activities WHERE school_id = :school AND deleted_status = 0', params),
+    ctx.db.select<ActivityRow>(`SELECT ${COLUMNS} FROM activities a ${AUTHOR} WHERE ${where} ${NEWEST} LIMIT :limit OFFSET :offset`, params),
+    ctx.db.select<{ total: number }>(`SELECT COUNT(*) AS total FROM activities a WHERE ${where}`, params),
   ]);
-  return { records: rows.map(view), pagination: paginationOf(Number(count?.total ?? 0), query) };
+  return { records: await views(principal.schoolId, rows), pagination: paginationOf(Number(count?.total ?? 0), query) };
 }

@@ -2,6 +2,7 @@ import type { AppContext, Principal } from '../../context.js';
 import { fieldError, forbidden, notFound } from '../../errors.js';
 import { entityTypes, type EntityType } from '../../models/comment.js';
 import { requireSchoolAdmin } from '../access/guards.js';
+import { audienceVisible } from '../audiences/audiences.js';
 
 export { entityTypes, type EntityType };
 
@@ -25,14 +26,13 @@ const CHILDREN = 'SELECT c.id FROM students c WHERE c.school_id = :school AND c.
 
 /**
  * One query per type saying whether the parent can see the entity, with the same rules as the feeds:
- * a published activity for the school or one of their children, a notice of the school, their own
+ * a published activity or a notice for the whole school or one of their children (its audience), their own
  * write-to thread, a diary entry for one of their children or one of their children's grades.
  */
 const parentVisible: Record<EntityType, string> = {
   activity: `SELECT a.id FROM activities a
-              WHERE a.id = :id AND a.school_id = :school AND a.status = 'published' AND a.deleted_status = 0
-                AND (a.student_id IS NULL OR a.student_id IN (${CHILDREN}))`,
-  noticeboard: 'SELECT n.id FROM notices n WHERE n.id = :id AND n.school_id = :school AND n.notice_deleted = 0',
+              WHERE a.id = :id AND a.school_id = :school AND a.status = 'published' AND a.deleted_status = 0 AND ${audienceVisible('a', 'activity')}`,
+  noticeboard: `SELECT n.id FROM notices n WHERE n.id = :id AND n.school_id = :school AND n.notice_deleted = 0 AND ${audienceVisible('n', 'noticeboard')}`,
   write_to: 'SELECT w.id FROM write_to_requests w WHERE w.id = :id AND w.school_id = :school AND w.parent_id = :parent',
   diary: `SELECT d.id FROM diary_entries d
            WHERE d.id = :id AND d.school_id = :school AND d.deleted_status = 0
@@ -43,7 +43,7 @@ const parentVisible: Record<EntityType, string> = {
 /** Whether the entity exists, undeleted, in the school: what a school admin moderating in the console can see. */
 const inSchool: Record<EntityType, string> = {
   activity: 'SELECT a.id FROM activities a WHERE a.id = :id AND a.school_id = :school AND a.deleted_status = 0',
-  noticeboard: parentVisible.noticeboard,
+  noticeboard: 'SELECT n.id FROM notices n WHERE n.id = :id AND n.school_id = :school AND n.notice_deleted = 0',
   write_to: 'SELECT w.id FROM write_to_requests w WHERE w.id = :id AND w.school_id = :school',
   diary: 'SELECT d.id FROM diary_entries d WHERE d.id = :id AND d.school_id = :school AND d.deleted_status = 0',
 };

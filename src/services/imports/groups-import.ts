@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 import { addMemberships, ensureGroups } from '../groups/groups.js';
-import { chunks } from './students-import.js';
+import { chunks } from '../batches.js';
 
 /** Puts imported students in their groups by name, making the groups that are new; memberships they have stay. */
 export async function applyGroups(schoolId: string, memberships: Array<{ studentId: number; groups: string[] }>, transaction?: Transaction): Promise<void> {

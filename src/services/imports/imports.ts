@@ -9,7 +9,8 @@ import { missingColumns, readCsv } from './csv.js';
 import { filesFromFolder, filesFromZip, rosterRecords, type RosterFiles } from './oneroster.js';
 import { addCounts, importKinds, noCounts, type Counts, type ImportError, type ImportKind, type ImportReport } from './report.js';
 import { applyStaff, requiredStaffColumns, staffFromCsv, type StaffRecord } from './staff-import.js';
-import { applyStudents, checkStudents, chunks, requiredStudentColumns, studentFromCsv, type StudentRecord } from './students-import.js';
+import { chunks } from '../batches.js';
+import { applyStudents, checkStudents, requiredStudentColumns, studentFromCsv, type StudentRecord } from './students-import.js';
 
 export { importKinds, type ImportKind, type ImportReport };
 
@@ -28,8 +29,6 @@ export type ImportSource = { csv: Buffer | Readable } | { zip: Buffer } | { fold
 /** The largest file an import takes (the API answers 413 above it). */
 export const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
 
-/** Records processed a batch at a time: one transaction each in partial mode, all in one otherwise. */
-const BATCH = 500;
 
 interface Parsed {
   students: StudentRecord[];
@@ -116,7 +115,7 @@ export async function runImport(
   const inTransaction = <T>(work: (t: Transaction) => Promise<T>) => ctx.db.sequelize.transaction(work);
   const applyAll = async (transaction?: Transaction) => {
     const ids = new Map<string, number>();
-    for (const batch of chunks(students, BATCH)) {
+    for (const batch of chunks(students)) {
       const run = async (t: Transaction) => {
         const r = await applyStudents(ctx, school, batch, { dryRun: false, transaction: t });
         if (r.errors.length) throw new Undo(JSON.stringify(r.errors));
@@ -127,7 +126,7 @@ export async function runImport(
       addCounts(counts, r.counts);
       progress?.((done += batch.length), total);
     }
-    for (const batch of chunks(staff, BATCH)) {
+    for (const batch of chunks(staff)) {
       const run = async (t: Transaction) => {
         const r = await applyStaff(school, batch, { dryRun: false, transaction: t, rollIds: ids });
         if (r.errors.length) throw new Undo(JSON.stringify(r.errors));

@@ -4,7 +4,8 @@ import { email, name, phone } from '../../api/schemas.js';
 import { Designation, Staff, StaffStudent, Student } from '../../models/index.js';
 import type { CsvRow } from './csv.js';
 import { noCounts, type Counts, type ImportError } from './report.js';
-import { chunks, issuesOf } from './students-import.js';
+import { chunks } from '../batches.js';
+import { issuesOf } from './students-import.js';
 
 export const staffColumns = ['name', 'designation', 'phone_no', 'email', 'assigned_roll_nos'] as const;
 export const requiredStaffColumns = ['name', 'designation', 'phone_no'] as const;

@@ -8,6 +8,7 @@ import { enqueue, type OutboxItem } from '../../push/outbox.js';
 import { newPinSetup, pinSetupMessage } from '../admission/admission.js';
 import { addressInput } from '../staff/staff.js';
 import { rollNoInput, studentFields } from '../students/students.js';
+import { chunks } from '../batches.js';
 import type { CsvRow } from './csv.js';
 import { applyGroups } from './groups-import.js';
 import { noCounts, type Counts, type ImportError } from './report.js';
@@ -83,8 +84,6 @@ export function studentFromCsv(row: CsvRow, file?: string): StudentRecord | Impo
   };
 }
 
-const CHUNK = 500;
-export const chunks = <T>(items: T[], size = CHUNK): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 /** Rows read in batches of keys, never one statement a row. */
 async function byKeys<T>(keys: string[], read: (batch: string[]) => Promise<T[]>): Promise<T[]> {

@@ -1,3 +1,4 @@
+import { QueryTypes, type Transaction } from 'sequelize';
 import { z } from 'zod';
 import { pageQuery } from '../../api/schemas.js';
 import type { AppContext, Principal } from '../../context.js';
@@ -6,6 +7,10 @@ import { badRequest, forbidden, notFound } from '../../errors.js';
 import { Notice } from '../../models/index.js';
 import { noticeTypes } from '../../models/notice.js';
 import { requirePermission, requireSchoolAdmin } from '../access/guards.js';
+import { childIds } from '../access/scope.js';
+import { audienceFilters } from '../activities/activities.js';
+import { audienceForParent, audienceInput, audiencesOf, audienceVisible, checkAudience, normalizeAudience, saveAudience, type Audience } from '../audiences/audiences.js';
+import { pushToFamilies } from '../audiences/publish.js';
 import { offsetOf } from '../pagination.js';
 import { parseInput, required } from '../validation.js';
 
@@ -19,6 +24,7 @@ export const noticeFields = {
   notice_type: z.enum(noticeTypes),
   /** Important notices are pinned above the others in every listing. */
   is_important: z.boolean(),
+  audience: audienceInput,
 };
 
 export const newNoticeSchema = z.object({
@@ -26,6 +32,7 @@ export const newNoticeSchema = z.object({
   notice_desc: noticeFields.notice_desc.optional(),
   notice_type: noticeFields.notice_type.default('general'),
   is_important: noticeFields.is_important.default(false),
+  audience: noticeFields.audience.optional(),
 });
 export type NewNotice = z.input<typeof newNoticeSchema>;
 
@@ -34,13 +41,15 @@ export const noticeChangesSchema = z.object({
   notice_desc: noticeFields.notice_desc.optional(),
   notice_type: noticeFields.notice_type.optional(),
   is_important: noticeFields.is_important.optional(),
+  audience: noticeFields.audience.optional(),
 });
 export type NoticeChanges = z.input<typeof noticeChangesSchema>;
 
 export const noticeBoardQuerySchema = z.object({ notice_type: noticeFields.notice_type.optional(), ...pageQuery(20) });
+export const teacherNoticeQuerySchema = noticeBoardQuerySchema.extend(audienceFilters);
 export type NoticeBoardQuery = z.input<typeof noticeBoardQuerySchema>;
 
-export const webNoticeQuerySchema = z.object({ notice_type: noticeFields.notice_type.optional(), ...pageQuery(10) });
+export const webNoticeQuerySchema = z.object({ notice_type: noticeFields.notice_type.optional(), ...audienceFilters, ...pageQuery(10) });
 export type WebNoticeQuery = z.input<typeof webNoticeQuerySchema>;
 
 export interface NoticeView {
@@ -52,17 +61,25 @@ export interface NoticeView {
   is_important: boolean;
   created_by_type: 'admin' | 'staff' | null;
   created_by_id: number | null;
+  /** Who it is for; null for the whole school. */
+  audience: Audience | null;
+  published_at: string | null;
   created_at: string;
   updated_at: string;
+  /** On the parents' board: when this parent first read it, null while unread. */
+  read_at?: string | null;
 }
 
-interface NoticeRow extends Omit<NoticeView, 'is_important' | 'created_at' | 'updated_at'> {
+interface NoticeRow extends Omit<NoticeView, 'is_important' | 'audience' | 'published_at' | 'created_at' | 'updated_at' | 'read_at'> {
   is_important: unknown;
+  audience_scope: number;
+  published_at: unknown;
   created_at: unknown;
   updated_at: unknown;
+  read_at?: unknown;
 }
 
-const view = (r: NoticeRow): NoticeView => ({
+const view = (r: NoticeRow, audience: Audience | null = null): NoticeView => ({
   id: Number(r.id),
   school_id: r.school_id,
   notice_title: r.notice_title,
@@ -72,48 +89,79 @@ const view = (r: NoticeRow): NoticeView => ({
   is_important: Number(r.is_important) === 1,
   created_by_type: r.created_by_type ?? null,
   created_by_id: r.created_by_id === null || r.created_by_id === undefined ? null : Number(r.created_by_id),
+  audience,
+  published_at: iso(r.published_at),
   created_at: iso(r.created_at)!,
   updated_at: iso(r.updated_at)!,
+  ...(r.read_at !== undefined ? { read_at: iso(r.read_at) } : {}),
 });
 
-const COLUMNS = 'id, school_id, notice_title, notice_desc, notice_type, is_important, created_by_type, created_by_id, created_at, updated_at';
+const COLUMNS = 'n.id, n.school_id, n.notice_title, n.notice_desc, n.notice_type, n.is_important, n.created_by_type, n.created_by_id, n.audience_scope, n.published_at, n.created_at, n.updated_at';
 /** Pinned first, then newest: the order of (school_id, notice_deleted, is_important, created_at, id) read backwards. */
-const BOARD_ORDER = 'ORDER BY is_important DESC, created_at DESC, id DESC';
+const BOARD_ORDER = 'ORDER BY n.is_important DESC, n.created_at DESC, n.id DESC';
 
-async function findNotice(ctx: AppContext, principal: Principal, id: number): Promise<NoticeView> {
-  const rows = await ctx.db.select<NoticeRow>(`SELECT ${COLUMNS} FROM notices WHERE id = :id AND school_id = :school AND notice_deleted = 0`, {
-    id,
-    school: principal.schoolId,
+async function findNotice(ctx: AppContext, principal: Principal, id: number, transaction?: Transaction): Promise<NoticeView> {
+  const [row] = await ctx.db.sequelize.query<NoticeRow>(`SELECT ${COLUMNS} FROM notices n WHERE n.id = :id AND n.school_id = :school AND n.notice_deleted = 0`, {
+    replacements: { id, school: principal.schoolId }, type: QueryTypes.SELECT, transaction,
   });
-  if (rows.length === 0) throw notFound('Notice');
-  return view(rows[0]!);
+  if (!row) throw notFound('Notice');
+  const audience = Number(row.audience_scope) === 1 ? (await audiencesOf(principal.schoolId, 'noticeboard', [id], transaction)).get(id) ?? null : null;
+  return view(row, audience);
 }
 
-/** School admins, and staff with `noticeboard.create` (through the teachers' app), post notices. */
+/** The rows as views with their audiences, read in one query for the page. */
+async function views(schoolId: string, rows: NoticeRow[]): Promise<NoticeView[]> {
+  const audiences = await audiencesOf(schoolId, 'noticeboard', rows.filter((r) => Number(r.audience_scope) === 1).map((r) => Number(r.id)));
+  return rows.map((r) => view(r, audiences.get(Number(r.id)) ?? null));
+}
+
+/**
+ * School admins, and staff with `noticeboard.create` (through the teachers' app), post notices, to
+ * the whole school or an audience (staff name only their own students unless they hold
+ * `noticeboard.manage`). A notice is published as it is posted: its families get one push each,
+ * through the outbox in the same transaction.
+ */
 export async function createNotice(ctx: AppContext, principal: Principal, input: NewNotice): Promise<NoticeView> {
   requirePermission(principal, 'noticeboard.create');
   const data = parseInput(newNoticeSchema, input);
-  const created = await Notice.create({
-    school_id: principal.schoolId,
-    notice_title: data.notice_title,
-    notice_desc: data.notice_desc ?? null,
-    notice_type: data.notice_type,
-    is_important: data.is_important,
-    created_by_type: principal.type === 'staff' ? 'staff' : 'admin',
-    created_by_id: principal.userId || null,
+  return ctx.db.sequelize.transaction(async (transaction) => {
+    const audience = normalizeAudience(data.audience);
+    await checkAudience(principal, audience, 'noticeboard.manage', transaction);
+    const created = await Notice.create({
+      school_id: principal.schoolId,
+      notice_title: data.notice_title,
+      notice_desc: data.notice_desc ?? null,
+      notice_type: data.notice_type,
+      is_important: data.is_important,
+      created_by_type: principal.type === 'staff' ? 'staff' : 'admin',
+      created_by_id: principal.userId || null,
+      audience_scope: audience ? 1 : 0,
+      published_at: new Date(),
+    }, { transaction });
+    await saveAudience(principal.schoolId, 'noticeboard', created.id, audience, transaction);
+    await pushToFamilies(ctx, { schoolId: principal.schoolId, entity: 'noticeboard', id: created.id, scope: audience ? 1 : 0 }, {
+      event: 'notice_published', entity_type: 'noticeboard', entity_id: created.id, title: data.notice_title,
+      body: (data.notice_desc ?? '').slice(0, 200) || 'A new notice from school',
+    }, transaction);
+    return findNotice(ctx, principal, created.id, transaction);
   });
-  return findNotice(ctx, principal, created.id);
 }
 
-/** School admins (and staff with `noticeboard.manage`) edit any notice of the school. */
+/** School admins (and staff with `noticeboard.manage`) edit any notice of the school; an edit pushes nothing. */
 export async function updateNotice(ctx: AppContext, principal: Principal, id: number, changes: NoticeChanges): Promise<NoticeView> {
   requirePermission(principal, 'noticeboard.manage');
-  const patch = parseInput(noticeChangesSchema, changes);
-  if (Object.values(patch).every((v) => v === undefined)) throw badRequest('Send at least one field to change');
-  // Sequelize leaves out the fields that were not sent; a deleted or foreign notice matches no row.
-  const [affected] = await Notice.update(patch, { where: { id, school_id: principal.schoolId, notice_deleted: 0 } });
-  if (affected === 0) throw notFound('Notice');
-  return findNotice(ctx, principal, id);
+  const { audience: requested, ...patch } = parseInput(noticeChangesSchema, changes);
+  if (requested === undefined && Object.values(patch).every((v) => v === undefined)) throw badRequest('Send at least one field to change');
+  return ctx.db.sequelize.transaction(async (transaction) => {
+    const audience = requested === undefined ? undefined : normalizeAudience(requested);
+    if (audience !== undefined) await checkAudience(principal, audience, 'noticeboard.manage', transaction);
+    // Sequelize leaves out the fields that were not sent; a deleted or foreign notice matches no row.
+    const fields = { ...patch, ...(audience !== undefined ? { audience_scope: audience ? 1 : 0 } : {}) };
+    const [affected] = await Notice.update(fields, { where: { id, school_id: principal.schoolId, notice_deleted: 0 }, transaction });
+    if (affected === 0) throw notFound('Notice');
+    if (audience !== undefined) await saveAudience(principal.schoolId, 'noticeboard', id, audience, transaction);
+    return findNotice(ctx, principal, id, transaction);
+  });
 }
 
 /** Soft delete (`notice_deleted` = 1): gone from every board, kept in the database. */
@@ -123,44 +171,72 @@ export async function deleteNotice(_ctx: AppContext, principal: Principal, id: n
   if (affected === 0) throw notFound('Notice');
 }
 
-const boardFilter = (schoolId: string, noticeType: string | undefined) => ({
-  where: `school_id = :school AND notice_deleted = 0${noticeType ? ' AND notice_type = :type' : ''}`,
-  params: { school: schoolId, ...(noticeType ? { type: noticeType } : {}) },
-});
+function boardFilter(schoolId: string, query: { notice_type?: string; grade?: string; group_id?: number }) {
+  const params: Record<string, unknown> = { school: schoolId };
+  const clauses = ['n.school_id = :school', 'n.notice_deleted = 0'];
+  if (query.notice_type) {
+    clauses.push('n.notice_type = :type');
+    params.type = query.notice_type;
+  }
+  const names = (column: string, value: string) =>
+    `EXISTS (SELECT 1 FROM audience_targets t WHERE t.school_id = n.school_id AND t.entity_type = 'noticeboard' AND t.entity_id = n.id AND t.${column} = :${value})`;
+  if (query.grade !== undefined) {
+    clauses.push(names('grade', 'grade'));
+    params.grade = query.grade;
+  }
+  if (query.group_id !== undefined) {
+    clauses.push(names('group_id', 'group'));
+    params.group = query.group_id;
+  }
+  return { where: clauses.join(' AND '), params };
+}
 
 /**
  * One page of the board, pinned notices first. Without a type filter this is an ordered scan of
  * notices_board; with one, of notices_board_type, which puts notice_type before the order columns.
  */
-async function board(ctx: AppContext, principal: Principal, query: z.output<typeof noticeBoardQuerySchema>): Promise<NoticeView[]> {
-  const { where, params } = boardFilter(principal.schoolId, query.notice_type);
-  const rows = await ctx.db.select<NoticeRow>(`SELECT ${COLUMNS} FROM notices WHERE ${where} ${BOARD_ORDER} LIMIT :limit OFFSET :offset`, {
+async function board(ctx: AppContext, principal: Principal, query: z.output<typeof teacherNoticeQuerySchema>): Promise<NoticeView[]> {
+  const { where, params } = boardFilter(principal.schoolId, query);
+  const rows = await ctx.db.select<NoticeRow>(`SELECT ${COLUMNS} FROM notices n WHERE ${where} ${BOARD_ORDER} LIMIT :limit OFFSET :offset`, {
     ...params,
     limit: query.limit,
     offset: offsetOf(query),
   });
-  return rows.map(view);
+  return views(principal.schoolId, rows);
 }
 
-/** Every notice of the parent's school: they are addressed to the whole school. */
-export async function listParentNotices(ctx: AppContext, principal: Principal, query: NoticeBoardQuery = {}): Promise<NoticeView[]> {
+/**
+ * The parent's board: the school-wide notices and those whose audience holds one of their children
+ * (not archived), pinned first, each with when the parent first read it.
+ */
+export async function listParentNotices(ctx: AppContext, principal: Principal, input: NoticeBoardQuery = {}): Promise<NoticeView[]> {
   if (principal.type !== 'parent') throw forbidden('This noticeboard is for parents');
-  return board(ctx, principal, parseInput(noticeBoardQuerySchema, query));
+  const query = parseInput(noticeBoardQuerySchema, input);
+  const { where, params } = boardFilter(principal.schoolId, query);
+  const rows = await ctx.db.select<NoticeRow>(
+    `SELECT ${COLUMNS}, r.read_at FROM notices n
+       LEFT JOIN item_reads r ON r.school_id = n.school_id AND r.entity_type = 'noticeboard' AND r.entity_id = n.id AND r.parent_id = :parent
+      WHERE ${where} AND ${audienceVisible('n', 'noticeboard')} ${BOARD_ORDER} LIMIT :limit OFFSET :offset`,
+    { ...params, parent: principal.userId, limit: query.limit, offset: offsetOf(query) },
+  );
+  const own = new Set(await childIds(ctx, principal.schoolId, principal.userId));
+  const audiences = await audiencesOf(principal.schoolId, 'noticeboard', rows.filter((r) => Number(r.audience_scope) === 1).map((r) => Number(r.id)));
+  return rows.map((r) => view(r, audienceForParent(audiences.get(Number(r.id)), own)));
 }
 
-export async function listTeacherNotices(ctx: AppContext, principal: Principal, query: NoticeBoardQuery = {}): Promise<NoticeView[]> {
+export async function listTeacherNotices(ctx: AppContext, principal: Principal, query: z.input<typeof teacherNoticeQuerySchema> = {}): Promise<NoticeView[]> {
   requirePermission(principal, 'noticeboard.view');
-  return board(ctx, principal, parseInput(noticeBoardQuerySchema, query));
+  return board(ctx, principal, parseInput(teacherNoticeQuerySchema, query));
 }
 
 /** The web admins' board: one page and the count of every undeleted notice (of the type, when filtered). */
 export async function listWebNotices(ctx: AppContext, principal: Principal, input: WebNoticeQuery = {}): Promise<{ notices: NoticeView[]; count: number }> {
   requireSchoolAdmin(principal);
   const query = parseInput(webNoticeQuerySchema, input);
-  const { where, params } = boardFilter(principal.schoolId, query.notice_type);
+  const { where, params } = boardFilter(principal.schoolId, query);
   const [notices, [row]] = await Promise.all([
     board(ctx, principal, query),
-    ctx.db.select<{ count: number }>(`SELECT COUNT(*) AS count FROM notices WHERE ${where}`, params),
+    ctx.db.select<{ count: number }>(`SELECT COUNT(*) AS count FROM notices n WHERE ${where}`, params),
   ]);
   return { notices, count: Number(row?.count ?? 0) };
 }

@@ -1,0 +1,130 @@
+import { Op, QueryTypes, type Transaction } from 'sequelize';
+import { z } from 'zod';
+import { id } from '../../api/schemas.js';
+import type { AppContext, Principal } from '../../context.js';
+import { fieldError } from '../../errors.js';
+import { AudienceTarget, Grade, Group, Student } from '../../models/index.js';
+import { hasPermission } from '../access/guards.js';
+import { assertAssigned } from '../access/scope.js';
+
+/** The items an audience belongs to, named as the engagement routes name them. */
+export type AudienceEntity = 'activity' | 'noticeboard';
+
+export const audienceInput = z
+  .object({
+    grades: z.array(z.string().trim().min(1).max(60)).max(50).optional().describe("Names of the school's grades"),
+    group_ids: z.array(id()).max(100).optional().describe("Ids of the school's groups"),
+    student_ids: z.array(id()).max(2000).optional().describe("Ids of the school's students"),
+  })
+  .nullable()
+  .describe('Who the item is for: any union of grades, groups and named students. Absent, null or all empty: the whole school.');
+export type AudienceInput = z.input<typeof audienceInput>;
+
+export interface Audience {
+  grades: string[];
+  group_ids: number[];
+  student_ids: number[];
+}
+
+/** The audience with its repeats gone; null for the whole school. */
+export function normalizeAudience(input: z.output<typeof audienceInput> | undefined): Audience | null {
+  const a = { grades: [...new Set(input?.grades ?? [])], group_ids: [...new Set(input?.group_ids ?? [])], student_ids: [...new Set(input?.student_ids ?? [])] };
+  return a.grades.length || a.group_ids.length || a.student_ids.length ? a : null;
+}
+
+/**
+ * Every grade, group and student of an audience is the caller's school's: an unknown or another
+ * school's one is a 400 naming the field and the value. Staff may name only students assigned to them
+ * unless they hold `manage` on the feature they post to (403).
+ */
+export async function checkAudience(principal: Principal, audience: Audience | null, manage: 'activities.manage' | 'noticeboard.manage', transaction?: Transaction): Promise<void> {
+  if (!audience) return;
+  const school = principal.schoolId;
+  if (audience.grades.length) {
+    const known = new Set((await Grade.findAll({ where: { school_id: school, name: { [Op.in]: audience.grades } }, attributes: ['name'], raw: true, transaction })).map((g) => g.name));
+    const unknown = audience.grades.find((g) => !known.has(g));
+    if (unknown !== undefined) throw fieldError('audience.grades', `"${unknown}" is not one of the school's grades`);
+  }
+  if (audience.group_ids.length) {
+    const known = new Set((await Group.findAll({ where: { school_id: school, deleted_key: 0, id: { [Op.in]: audience.group_ids } }, attributes: ['id'], raw: true, transaction })).map((g) => g.id));
+    const unknown = audience.group_ids.find((g) => !known.has(g));
+    if (unknown !== undefined) throw fieldError('audience.group_ids', `${unknown} is not a group of the school`);
+  }
+  if (audience.student_ids.length) {
+    const known = new Set((await Student.findAll({ where: { school_id: school, id: { [Op.in]: audience.student_ids } }, attributes: ['id'], raw: true, transaction })).map((s) => s.id));
+    const unknown = audience.student_ids.find((s) => !known.has(s));
+    if (unknown !== undefined) throw fieldError('audience.student_ids', `${unknown} is not a student of the school`);
+    if (principal.type === 'staff' && !hasPermission(principal, manage)) await assertAssigned(principal, audience.student_ids, transaction);
+  }
+}
+
+/** Replaces an item's audience rows; returns its audience_scope (0: the whole school). */
+export async function saveAudience(schoolId: string, entity: AudienceEntity, entityId: number, audience: Audience | null, transaction?: Transaction): Promise<number> {
+  await AudienceTarget.destroy({ where: { school_id: schoolId, entity_type: entity, entity_id: entityId }, transaction });
+  if (!audience) return 0;
+  const base = { school_id: schoolId, entity_type: entity, entity_id: entityId };
+  await AudienceTarget.bulkCreate([
+    ...audience.grades.map((grade) => ({ ...base, grade })),
+    ...audience.group_ids.map((group_id) => ({ ...base, group_id })),
+    ...audience.student_ids.map((student_id) => ({ ...base, student_id })),
+  ], { transaction });
+  return 1;
+}
+
+/** The audiences of some items of one kind, in one query: id -> audience (items absent from the map are for the whole school). */
+export async function audiencesOf(schoolId: string, entity: AudienceEntity, ids: number[], transaction?: Transaction): Promise<Map<number, Audience>> {
+  const out = new Map<number, Audience>();
+  if (ids.length === 0) return out;
+  const rows = await AudienceTarget.findAll({
+    where: { school_id: schoolId, entity_type: entity, entity_id: { [Op.in]: ids } }, attributes: ['entity_id', 'student_id', 'grade', 'group_id'], order: [['id', 'ASC']], raw: true,
+    transaction,
+  });
+  for (const r of rows) {
+    const a = out.get(r.entity_id) ?? { grades: [], group_ids: [], student_ids: [] };
+    if (r.grade !== null) a.grades.push(r.grade);
+    if (r.group_id !== null) a.group_ids.push(Number(r.group_id));
+    if (r.student_id !== null) a.student_ids.push(Number(r.student_id));
+    out.set(r.entity_id, a);
+  }
+  return out;
+}
+
+/** The children whose audiences count for a parent (or one child of theirs): not archived. */
+const children = (column: string, oneChild: boolean) =>
+  `SELECT c.${column} FROM students c WHERE c.school_id = :school AND ${oneChild ? 'c.id = :student AND c.parent_id = :parent' : 'c.parent_id = :parent'} AND c.status <> 'archived'`;
+
+/**
+ * SQL saying that the item `alias` (an activities or notices row) is for the parent `:parent` of
+ * `:school` (or, with `oneChild`, for their child `:student`): it is for the whole school, or one of
+ * their children is named, in one of its grades or in one of its groups. The children's ids, grades
+ * and groups are subqueries the database runs once; each item costs one probe of
+ * audience_targets_entity. The one rule of the feeds, the engagement checks, read receipts and reach.
+ */
+export function audienceVisible(alias: string, entity: AudienceEntity, oneChild = false): string {
+  return `(${alias}.audience_scope = 0 OR EXISTS (SELECT 1 FROM audience_targets t
+    WHERE t.school_id = :school AND t.entity_type = '${entity}' AND t.entity_id = ${alias}.id
+      AND (t.student_id IN (${children('id', oneChild)}) OR t.grade IN (${children('grade', oneChild)})
+        OR t.group_id IN (SELECT gm.group_id FROM group_members gm WHERE gm.school_id = :school AND gm.student_id IN (${children('id', oneChild)})))))`;
+}
+
+/**
+ * The families an item reaches: the parents of its audience's students who are not archived (every
+ * family of the school for a school-wide item).
+ */
+export async function audienceFamilies(ctx: AppContext, schoolId: string, entity: AudienceEntity, entityId: number, scope: number, transaction?: Transaction): Promise<number[]> {
+  const targeted = `AND (c.id IN (SELECT t.student_id FROM audience_targets t WHERE t.school_id = :school AND t.entity_type = :entity AND t.entity_id = :id AND t.student_id IS NOT NULL)
+      OR c.grade IN (SELECT t.grade FROM audience_targets t WHERE t.school_id = :school AND t.entity_type = :entity AND t.entity_id = :id AND t.grade IS NOT NULL)
+      OR c.id IN (SELECT gm.student_id FROM group_members gm JOIN audience_targets t ON t.group_id = gm.group_id AND t.school_id = gm.school_id
+                  WHERE gm.school_id = :school AND t.entity_type = :entity AND t.entity_id = :id))`;
+  const rows = await ctx.db.sequelize.query<{ parent_id: number }>(
+    `SELECT DISTINCT c.parent_id FROM students c WHERE c.school_id = :school AND c.parent_id IS NOT NULL AND c.status <> 'archived' ${scope ? targeted : ''}`,
+    { replacements: { school: schoolId, entity, id: entityId }, type: QueryTypes.SELECT, transaction },
+  );
+  return rows.map((r) => Number(r.parent_id));
+}
+
+/** What a parent is shown of an audience: the grades and groups, and of the named students only their own children. */
+export function audienceForParent(audience: Audience | undefined, ownChildren: Set<number>): Audience | null {
+  if (!audience) return null;
+  return { grades: audience.grades, group_ids: audience.group_ids, student_ids: audience.student_ids.filter((s) => ownChildren.has(s)) };
+}
