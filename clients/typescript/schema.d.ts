@@ -294,6 +294,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/parent-app/engagement/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark an activity, notice or diary entry as read
+         * @description Idempotent: the first read is kept, and every call answers its time. An item the parent cannot see answers 404.
+         *
+         *     **Access:** a parent token from `POST /parent-app/parent-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        post: operations["postParentAppEngagementRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/parent-app/student-detail": {
         parameters: {
             query?: never;
@@ -688,6 +710,50 @@ export interface paths {
          *     **Access:** a staff token from `POST /teachers-app/teacher-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
         post: operations["postTeachersAppNoticeboard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/teachers-app/activities/{id}/reach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who an activity reaches and who read it (the author, or activities.manage)
+         * @description The counts cover every family; `unread_families` is a page of those that have not read it (`page`, `limit`, default 20).
+         *
+         *     **Access:** a staff token from `POST /teachers-app/teacher-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        get: operations["getTeachersAppActivitiesIdReach"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/teachers-app/activities/{id}/remind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remind the families that have not read an activity (the author, or activities.manage)
+         * @description One push to each device of every family that has not read it (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written.
+         *
+         *     **Access:** a staff token from `POST /teachers-app/teacher-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        post: operations["postTeachersAppActivitiesIdRemind"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1301,6 +1367,94 @@ export interface paths {
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
         delete: operations["deleteWebAppNoticeboardId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web-app/activities/{id}/reach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who an activity reaches and who read it (super_admin, admin)
+         * @description The counts cover every family; `unread_families` is a page of those that have not read it (`page`, `limit`, default 20).
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        get: operations["getWebAppActivitiesIdReach"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web-app/activities/{id}/remind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remind the families that have not read an activity (super_admin, admin)
+         * @description One push to each device of every family that has not read it (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        post: operations["postWebAppActivitiesIdRemind"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web-app/noticeboard/{id}/reach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who a notice reaches and who read it (super_admin, admin)
+         * @description The counts cover every family; `unread_families` is a page of those that have not read it (`page`, `limit`, default 20).
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        get: operations["getWebAppNoticeboardIdReach"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web-app/noticeboard/{id}/remind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remind the families that have not read a notice (super_admin, admin)
+         * @description One push to each device of every family that has not read it (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        post: operations["postWebAppNoticeboardIdRemind"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2602,7 +2756,8 @@ export interface operations {
                      *           "description": "Races, relays and a tug of war on the main ground. Parents are welcome from 8:30.",
                      *           "due_date": "2026-11-25",
                      *           "created_at": "2026-11-22T09:30:00.000Z",
-                     *           "updated_at": "2026-11-22T09:30:00.000Z"
+                     *           "updated_at": "2026-11-22T09:30:00.000Z",
+                     *           "read_at": "2026-11-22T09:30:00.000Z"
                      *         }
                      *       ]
                      *     }
@@ -2625,6 +2780,8 @@ export interface operations {
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            /** @description When this parent first read it; null while unread */
+                            read_at: string | null;
                         }[];
                     };
                 };
@@ -2889,6 +3046,64 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+        };
+    };
+    postParentAppEngagementRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "entity_type": "activity",
+                 *       "entity_id": 12
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    entity_type: "activity" | "noticeboard" | "diary";
+                    entity_id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Read",
+                     *       "data": {
+                     *         "read_at": "2026-11-22T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            /** @description ISO 8601 timestamp in UTC */
+                            read_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
         };
     };
@@ -4781,6 +4996,143 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getTeachersAppActivitiesIdReach: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "families": 42,
+                     *         "read": 40,
+                     *         "unread": 2,
+                     *         "pushed": 38,
+                     *         "unread_families": [
+                     *           {
+                     *             "parent_id": 7,
+                     *             "father_name": "Ravi Rao",
+                     *             "phone_no": "9876543210",
+                     *             "children": [
+                     *               {
+                     *                 "id": 12,
+                     *                 "student_full_name": "Asha Rao",
+                     *                 "grade": "5"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "pagination": {
+                     *           "total": 2,
+                     *           "page": 1,
+                     *           "limit": 20,
+                     *           "pages": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            /** @description The families the item reaches: parents of its audience's students who are not archived */
+                            families: number;
+                            read: number;
+                            unread: number;
+                            /** @description Families with at least one push of it sent */
+                            pushed: number;
+                            unread_families: {
+                                parent_id: number;
+                                father_name: string | null;
+                                phone_no: string;
+                                children: {
+                                    id: number;
+                                    student_full_name: string;
+                                    grade: string;
+                                }[];
+                            }[];
+                            pagination: {
+                                total: number;
+                                page: number;
+                                limit: number;
+                                pages: number;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    postTeachersAppActivitiesIdRemind: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Reminder queued",
+                     *       "data": {
+                     *         "queued": 3
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            queued: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
             429: components["responses"]["E429"];
         };
     };
@@ -7489,6 +7841,279 @@ export interface operations {
                         /** @constant */
                         success: true;
                         message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getWebAppActivitiesIdReach: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "families": 42,
+                     *         "read": 40,
+                     *         "unread": 2,
+                     *         "pushed": 38,
+                     *         "unread_families": [
+                     *           {
+                     *             "parent_id": 7,
+                     *             "father_name": "Ravi Rao",
+                     *             "phone_no": "9876543210",
+                     *             "children": [
+                     *               {
+                     *                 "id": 12,
+                     *                 "student_full_name": "Asha Rao",
+                     *                 "grade": "5"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "pagination": {
+                     *           "total": 2,
+                     *           "page": 1,
+                     *           "limit": 20,
+                     *           "pages": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            /** @description The families the item reaches: parents of its audience's students who are not archived */
+                            families: number;
+                            read: number;
+                            unread: number;
+                            /** @description Families with at least one push of it sent */
+                            pushed: number;
+                            unread_families: {
+                                parent_id: number;
+                                father_name: string | null;
+                                phone_no: string;
+                                children: {
+                                    id: number;
+                                    student_full_name: string;
+                                    grade: string;
+                                }[];
+                            }[];
+                            pagination: {
+                                total: number;
+                                page: number;
+                                limit: number;
+                                pages: number;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    postWebAppActivitiesIdRemind: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Reminder queued",
+                     *       "data": {
+                     *         "queued": 3
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            queued: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getWebAppNoticeboardIdReach: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "families": 42,
+                     *         "read": 40,
+                     *         "unread": 2,
+                     *         "pushed": 38,
+                     *         "unread_families": [
+                     *           {
+                     *             "parent_id": 7,
+                     *             "father_name": "Ravi Rao",
+                     *             "phone_no": "9876543210",
+                     *             "children": [
+                     *               {
+                     *                 "id": 12,
+                     *                 "student_full_name": "Asha Rao",
+                     *                 "grade": "5"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "pagination": {
+                     *           "total": 2,
+                     *           "page": 1,
+                     *           "limit": 20,
+                     *           "pages": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            /** @description The families the item reaches: parents of its audience's students who are not archived */
+                            families: number;
+                            read: number;
+                            unread: number;
+                            /** @description Families with at least one push of it sent */
+                            pushed: number;
+                            unread_families: {
+                                parent_id: number;
+                                father_name: string | null;
+                                phone_no: string;
+                                children: {
+                                    id: number;
+                                    student_full_name: string;
+                                    grade: string;
+                                }[];
+                            }[];
+                            pagination: {
+                                total: number;
+                                page: number;
+                                limit: number;
+                                pages: number;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    postWebAppNoticeboardIdRemind: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Reminder queued",
+                     *       "data": {
+                     *         "queued": 3
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            queued: number;
+                        };
                     };
                 };
             };

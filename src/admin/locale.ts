@@ -41,8 +41,9 @@ const resources: LocaleTranslations['resources'] = {
   designations: {},
   notices: {
     properties: { notice_title: 'Title', notice_type: 'Type', is_important: 'Important', notice_desc: 'Text', created_by_type: 'Posted by', created_by_id: 'Posted by (ID)', notice_deleted: 'Deleted' },
+    actions: { reach: 'Reach', remind: 'Remind unread' },
   },
-  activities: { properties: { title: 'Title', activity_type: 'Type', description: 'Description', staff_id: 'Author' } },
+  activities: { properties: { title: 'Title', activity_type: 'Type', description: 'Description', staff_id: 'Author' }, actions: { reach: 'Reach', remind: 'Remind unread' } },
   write_to_requests: {
     properties: {
       subject: 'Subject', type: 'Kind', message: 'Message', assigned_staff_id: 'Assigned to', leave_from: 'Leave from', leave_to: 'Leave to',

@@ -39,6 +39,7 @@ import { parseInput } from '../services/validation.js';
 import { allows, diagnosticsRoles, roleAccess, type RoleAccess } from './access.js';
 import { recordAction, serviceActions, type RecordActionSpec, type ServiceActions } from './actions.js';
 import { importAction } from './import-action.js';
+import { reachActions } from './reach-actions.js';
 import { isPlatformAdmin, type ConsoleAdmin } from './auth.js';
 import { ScopedResource, type ScopeSpec } from './scoped-resource.js';
 
@@ -287,6 +288,7 @@ export function consoleResources(ctx: AppContext): ResourceWithOptions[] {
         update: (c, p, i, changes) => updateNotice(c, p, i, changes as never),
         remove: (c, p, i) => deleteNotice(c, p, i),
       },
+      extraActions: reachActions(ctx, 'noticeboard'),
     },
     {
       model: Activity, scope: { schoolColumn: 'school_id', softDelete: 'deleted_status' }, access: roleAccess.school,
@@ -315,6 +317,7 @@ export function consoleResources(ctx: AppContext): ResourceWithOptions[] {
         update: (c, p, i, changes) => updateActivity(c, p, i, changes as never),
         remove: (c, p, i) => deleteActivity(c, p, i),
       },
+      extraActions: reachActions(ctx, 'activity'),
     },
     {
       model: WriteToRequest, scope: { schoolColumn: 'school_id' }, access: roleAccess.school,

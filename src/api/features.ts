@@ -7,6 +7,7 @@ import { registerGroupRoutes } from './groups/groups.routes.js';
 import { registerImportRoutes } from './imports/imports.routes.js';
 import { registerNoticeboardRoutes } from './noticeboard/noticeboard.routes.js';
 import { registerNotificationRoutes } from './notifications/notifications.routes.js';
+import { registerReachRoutes } from './reach/reach.routes.js';
 import type { Routers } from './routers.js';
 import { registerSchoolRoutes } from './school/school.routes.js';
 import { registerSessionRoutes } from './sessions/sessions.routes.js';
@@ -24,6 +25,7 @@ export const features: Array<(r: Routers) => void> = [
   registerEngagementRoutes,
   registerActivityRoutes,
   registerNoticeboardRoutes,
+  registerReachRoutes,
   registerStudentRoutes,
   registerGroupRoutes,
   registerImportRoutes,

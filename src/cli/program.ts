@@ -1,9 +1,11 @@
 import { Command } from 'commander';
 import { version } from '../version.js';
+import { addCommand } from './runtime.js';
 import { registerAdminCommands } from './commands/admin/index.js';
 import { registerDbCommands } from './commands/db/index.js';
 import { registerGroupCommands } from './commands/group/index.js';
 import { registerImportCommands } from './commands/import/index.js';
+import { remindCommand } from './commands/remind/remind.js';
 import { registerPinCommands } from './commands/pin/index.js';
 import { registerPushCommands } from './commands/push/index.js';
 import { registerSessionCommands } from './commands/sessions/index.js';
@@ -25,5 +27,6 @@ export function buildProgram(): Command {
   registerDbCommands(program);
   registerImportCommands(program);
   registerGroupCommands(program);
+  addCommand(program, remindCommand);
   return program;
 }

@@ -56,7 +56,7 @@ export function registerDiaryRoutes(r: Routers): void {
       method: 'get', path: '/diary', summary: "The children's diary, newest first",
       description: 'Entries for the parent\'s children and their grades, or for the one child named; `from` and `to` bound the day written (UTC).',
       query: z.object({ student_id: id().optional(), from: date().optional(), to: date().optional(), ...pageQuery(20) }),
-      response: z.array(diaryView),
+      response: z.array(diaryView.extend({ read_at: timestamp().nullable().describe("When this parent first read it; null while unread") })),
     },
     async ({ ctx, principal, query }) => ({ data: await listParentDiary(ctx, principal, query) }),
   );

@@ -40,10 +40,10 @@ const view = (r: DiaryRow): DiaryView => ({
   description: r.description ?? null, due_date: day(r.due_date), created_at: iso(r.created_at)!, updated_at: iso(r.updated_at)!,
 });
 
-const SELECT = `SELECT d.id, d.school_id, d.staff_id, st.name AS author_name, d.grade, d.student_id, d.title, d.description, d.due_date,
-                       d.created_at, d.updated_at
-                  FROM diary_entries d
-                  LEFT JOIN staff st ON st.id = d.staff_id AND st.school_id = d.school_id`;
+const COLUMNS = `d.id, d.school_id, d.staff_id, st.name AS author_name, d.grade, d.student_id, d.title, d.description, d.due_date,
+                 d.created_at, d.updated_at`;
+const FROM = 'FROM diary_entries d LEFT JOIN staff st ON st.id = d.staff_id AND st.school_id = d.school_id';
+const SELECT = `SELECT ${COLUMNS} ${FROM}`;
 
 export interface DiaryInput {
   grade?: string | null;
@@ -186,7 +186,7 @@ export async function listParentDiary(ctx: AppContext, principal: Principal, que
   if (kids.length === 0) return [];
   const grades = [...new Set((await Student.findAll({ where: { id: kids, school_id: principal.schoolId }, attributes: ['grade'], raw: true })).map((s) => s.grade))];
   const where = ['d.school_id = :school', 'd.deleted_status = 0', '(d.student_id IN (:kids) OR (d.student_id IS NULL AND d.grade IN (:grades)))'];
-  const params: Record<string, unknown> = { school: principal.schoolId, kids, grades, limit: query.limit, offset: offsetOf(query) };
+  const params: Record<string, unknown> = { school: principal.schoolId, parent: principal.userId, kids, grades, limit: query.limit, offset: offsetOf(query) };
   if (query.from) {
     where.push('d.created_at >= :start');
     params.start = startOf(query.from);
@@ -195,6 +195,12 @@ export async function listParentDiary(ctx: AppContext, principal: Principal, que
     where.push('d.created_at < :end');
     params.end = endOf(query.to);
   }
-  const rows = await ctx.db.select<DiaryRow>(`${SELECT} WHERE ${where.join(' AND ')} ORDER BY d.created_at DESC, d.id DESC LIMIT :limit OFFSET :offset`, params);
-  return rows.map(view);
+  const rows = await ctx.db.select<DiaryRow & { read_at: unknown }>(
+    `SELECT ${COLUMNS}, r.read_at ${FROM}
+       LEFT JOIN item_reads r ON r.school_id = d.school_id AND r.entity_type = 'diary' AND r.entity_id = d.id AND r.parent_id = :parent
+      WHERE ${where.join(' AND ')} ORDER BY d.created_at DESC, d.id DESC LIMIT :limit OFFSET :offset`,
+    params,
+  );
+  // Each entry with when this parent first read it (null while unread).
+  return rows.map((r) => ({ ...view(r), read_at: iso(r.read_at) }));
 }

@@ -1,0 +1,19 @@
+import type { Command } from 'commander';
+import type { CommandModule } from '../../runtime.js';
+
+export interface RemindFlags {
+  school?: string;
+  activity?: string;
+  notice?: string;
+}
+
+export const remindCommand: CommandModule<RemindFlags> = {
+  declaration: (program: Command) =>
+    program
+      .command('remind')
+      .description("Push a reminder to the families that have not read a published activity or notice (at most one an hour per item)")
+      .option('--school <school_id>', 'the school')
+      .option('--activity <id>', 'the activity')
+      .option('--notice <id>', 'the notice'),
+  load: () => import('./remind.action.js'),
+};

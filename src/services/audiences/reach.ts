@@ -1,0 +1,168 @@
+import { QueryTypes } from 'sequelize';
+import { z } from 'zod';
+import { id as idField, pageQuery } from '../../api/schemas.js';
+import type { AppContext, Principal } from '../../context.js';
+import { iso } from '../../db.js';
+import { AppError, forbidden, notFound } from '../../errors.js';
+import { hasPermission, requireSchoolAdmin } from '../access/guards.js';
+import { assertParentCanSee } from '../engagement/visibility.js';
+import { paginationOf, offsetOf } from '../pagination.js';
+import { parseInput } from '../validation.js';
+import type { AudienceEntity } from './audiences.js';
+import { pushToFamilies } from './publish.js';
+
+/** One reminder an hour per item at most. */
+export const REMINDER_GAP_MS = 60 * 60_000;
+
+export const readInput = z.object({
+  entity_type: z.enum(['activity', 'noticeboard', 'diary']),
+  entity_id: idField(),
+});
+export const reachQuery = z.object(pageQuery(20));
+
+const table = { activity: 'activities', noticeboard: 'notices' } as const;
+
+/**
+ * A parent's read receipt: the first read is kept (a unique key, insert-or-ignore), and every call
+ * answers the stored time. An item the parent cannot see is 404, as everywhere.
+ */
+export async function markRead(ctx: AppContext, principal: Principal, input: z.input<typeof readInput>): Promise<{ read_at: string }> {
+  const { entity_type, entity_id } = parseInput(readInput, input);
+  await assertParentCanSee(ctx, principal, entity_type, entity_id);
+  const key = { school: principal.schoolId, type: entity_type, id: entity_id, parent: principal.userId };
+  const ignore = ctx.db.dialect === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
+  await ctx.db.execute(`${ignore} INTO item_reads (school_id, entity_type, entity_id, parent_id, read_at) VALUES (:school, :type, :id, :parent, :now)`, { ...key, now: new Date() });
+  const [row] = await ctx.db.select<{ read_at: unknown }>(
+    'SELECT read_at FROM item_reads WHERE school_id = :school AND entity_type = :type AND entity_id = :id AND parent_id = :parent', key,
+  );
+  return { read_at: iso(row!.read_at)! };
+}
+
+interface Item {
+  id: number;
+  title: string;
+  scope: number;
+  published: boolean;
+  author: number | null;
+  reminded_at: unknown;
+}
+
+/**
+ * The item, when the caller may see its reach and remind its readers: an activity's author or staff
+ * with `activities.manage`; school admins for any activity or notice. Another school's: 404.
+ */
+async function itemFor(ctx: AppContext, principal: Principal, entity: AudienceEntity, id: number): Promise<Item> {
+  if (principal.type === 'parent') throw forbidden('This is for the school');
+  if (principal.type === 'admin') requireSchoolAdmin(principal);
+  const sql = entity === 'activity'
+    ? "SELECT id, title, audience_scope AS scope, status = 'published' AS published, staff_id AS author, reminded_at FROM activities WHERE id = :id AND school_id = :school AND deleted_status = 0"
+    : 'SELECT id, notice_title AS title, audience_scope AS scope, 1 AS published, NULL AS author, reminded_at FROM notices WHERE id = :id AND school_id = :school AND notice_deleted = 0';
+  const [row] = await ctx.db.select<Record<string, unknown>>(sql, { id, school: principal.schoolId });
+  if (!row) throw notFound(entity === 'activity' ? 'Activity' : 'Notice');
+  const item = { id: Number(row.id), title: String(row.title), scope: Number(row.scope), published: Number(row.published) === 1, author: row.author == null ? null : Number(row.author), reminded_at: row.reminded_at };
+  if (principal.type === 'staff' && !(entity === 'activity' && item.author === principal.userId) && !hasPermission(principal, 'activities.manage')) {
+    throw forbidden('This needs to be your own activity, or the permission activities.manage');
+  }
+  return item;
+}
+
+interface AudienceChild {
+  id: number;
+  parent_id: number;
+  student_full_name: string;
+  grade: string;
+}
+
+/** The audience's students who are not archived and have a parent, with the parent: who the item reaches. */
+async function audienceChildren(ctx: AppContext, schoolId: string, entity: AudienceEntity, item: Item): Promise<AudienceChild[]> {
+  const targeted = `AND (c.id IN (SELECT t.student_id FROM audience_targets t WHERE t.school_id = :school AND t.entity_type = :entity AND t.entity_id = :id AND t.student_id IS NOT NULL)
+      OR c.grade IN (SELECT t.grade FROM audience_targets t WHERE t.school_id = :school AND t.entity_type = :entity AND t.entity_id = :id AND t.grade IS NOT NULL)
+      OR c.id IN (SELECT gm.student_id FROM group_members gm JOIN audience_targets t ON t.group_id = gm.group_id AND t.school_id = gm.school_id
+                  WHERE gm.school_id = :school AND t.entity_type = :entity AND t.entity_id = :id))`;
+  const rows = await ctx.db.sequelize.query<AudienceChild>(
+    `SELECT c.id, c.parent_id, c.student_full_name, c.grade FROM students c
+      WHERE c.school_id = :school AND c.parent_id IS NOT NULL AND c.status <> 'archived' ${item.scope ? targeted : ''} ORDER BY c.id`,
+    { replacements: { school: schoolId, entity, id: item.id }, type: QueryTypes.SELECT },
+  );
+  return rows.map((r) => ({ id: Number(r.id), parent_id: Number(r.parent_id), student_full_name: r.student_full_name, grade: r.grade }));
+}
+
+async function readers(ctx: AppContext, schoolId: string, entity: AudienceEntity, id: number): Promise<Set<number>> {
+  const rows = await ctx.db.select<{ parent_id: number }>('SELECT parent_id FROM item_reads WHERE school_id = :school AND entity_type = :entity AND entity_id = :id', { school: schoolId, entity, id });
+  return new Set(rows.map((r) => Number(r.parent_id)));
+}
+
+export interface Reach {
+  families: number;
+  read: number;
+  unread: number;
+  pushed: number;
+  unread_families: Array<{ parent_id: number; father_name: string | null; phone_no: string; children: Array<{ id: number; student_full_name: string; grade: string }> }>;
+  pagination: ReturnType<typeof paginationOf>;
+}
+
+/**
+ * Who an item reaches and who has read it: the families of its audience (parents of its students
+ * who are not archived), how many read it, how many were pushed it (at least one push sent), and the
+ * families that have not read it, a page at a time, with their children in the audience.
+ */
+export async function itemReach(ctx: AppContext, principal: Principal, entity: AudienceEntity, id: number, input: z.input<typeof reachQuery> = {}): Promise<Reach> {
+  const page = parseInput(reachQuery, input);
+  const item = await itemFor(ctx, principal, entity, id);
+  const children = await audienceChildren(ctx, principal.schoolId, entity, item);
+  const families = [...new Set(children.map((c) => c.parent_id))];
+  const read = await readers(ctx, principal.schoolId, entity, id);
+  const pushedRows = await ctx.db.select<{ target_id: number }>(
+    "SELECT DISTINCT target_id FROM notifications WHERE school_id = :school AND entity_type = :entity AND entity_id = :id AND target_type = 'parent' AND status = 'sent'",
+    { school: principal.schoolId, entity, id },
+  );
+  const pushed = new Set(pushedRows.map((r) => Number(r.target_id)));
+  const unread = families.filter((p) => !read.has(p));
+  const parents = unread.length
+    ? await ctx.db.select<{ id: number; father_name: string | null; phone_no: string }>(
+        'SELECT id, father_name, phone_no FROM parents WHERE school_id = :school AND id IN (:ids) ORDER BY father_name, id', { school: principal.schoolId, ids: unread },
+      )
+    : [];
+  const pageOf = parents.slice(offsetOf(page), offsetOf(page) + page.limit);
+  return {
+    families: families.length,
+    read: families.length - unread.length,
+    unread: unread.length,
+    pushed: families.filter((p) => pushed.has(p)).length,
+    unread_families: pageOf.map((p) => ({
+      parent_id: Number(p.id), father_name: p.father_name ?? null, phone_no: p.phone_no,
+      children: children.filter((c) => c.parent_id === Number(p.id)).map(({ id: childId, student_full_name, grade }) => ({ id: childId, student_full_name, grade })),
+    })),
+    pagination: paginationOf(unread.length, page),
+  };
+}
+
+/**
+ * A reminder to the families that have not read a published item: one push to each of their devices
+ * (event `reminder`). At most one an hour per item, claimed by a conditional update (429 with
+ * Retry-After otherwise), written with its pushes in one transaction. Answers the records written.
+ */
+export async function remindUnread(ctx: AppContext, principal: Principal, entity: AudienceEntity, id: number): Promise<{ queued: number }> {
+  const item = await itemFor(ctx, principal, entity, id);
+  if (!item.published) throw new AppError('CONFLICT', 'Only a published item can be reminded');
+  const children = await audienceChildren(ctx, principal.schoolId, entity, item);
+  const read = await readers(ctx, principal.schoolId, entity, id);
+  const unread = [...new Set(children.map((c) => c.parent_id))].filter((p) => !read.has(p));
+  const now = new Date();
+  return ctx.db.sequelize.transaction(async (transaction) => {
+    const [, claimed] = (await ctx.db.sequelize.query(
+      `UPDATE ${table[entity]} SET reminded_at = :now WHERE id = :id AND school_id = :school AND (reminded_at IS NULL OR reminded_at <= :since)`,
+      { replacements: { id, school: principal.schoolId, now, since: new Date(now.getTime() - REMINDER_GAP_MS) }, type: QueryTypes.UPDATE, transaction },
+    )) as unknown as [unknown, number];
+    if (!claimed) {
+      const last = new Date(iso(item.reminded_at) ?? now.toISOString()).getTime();
+      const wait = Math.max(1, Math.ceil((last + REMINDER_GAP_MS - now.getTime()) / 1000));
+      throw new AppError('TOO_MANY_REQUESTS', 'This item was reminded less than an hour ago', undefined, { 'Retry-After': String(wait) });
+    }
+    const queued = await pushToFamilies(ctx, { schoolId: principal.schoolId, entity, id, scope: item.scope }, {
+      event: 'reminder', entity_type: entity, entity_id: id, title: `Reminder: ${item.title}`.slice(0, 200), body: 'You have not read this yet.',
+    }, transaction, unread);
+    return { queued };
+  });
+}
+
