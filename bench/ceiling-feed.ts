@@ -7,6 +7,8 @@
 import { createHash, createSecretKey } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import mysql from 'mysql2/promise';
+import { bindPositional } from '../src/prepared.js';
+import { parentFeedSql } from '../src/services/activities/activities.js';
 
 // The service's own per-request check (src/services/auth/sessions.ts resolvePrincipal), verbatim.
 const SESSION_SQL = `SELECT s.id, s.user_type, s.user_id, s.school_id, s.active, s.expires_at, s.last_seen_at,
@@ -22,13 +24,9 @@ const SESSION_SQL = `SELECT s.id, s.user_type, s.user_id, s.school_id, s.active,
 
 const TOUCH_SQL = 'UPDATE sessions SET last_seen_at = ? WHERE id = ? AND last_seen_at < ?';
 
-const COLUMNS = `a.id, a.school_id, a.title, a.description, a.activity_type, a.status, a.staff_id, s.name AS author_name,
-  a.student_id, a.created_at, a.updated_at`;
-// The service's feed query (src/services/activities/activities.ts parentFeed, default page), verbatim.
-const FEED_SQL = `SELECT ${COLUMNS} FROM activities a FORCE INDEX (activities_feed) LEFT JOIN staff s ON s.id = a.staff_id AND s.school_id = a.school_id
-  WHERE a.school_id = ? AND a.status = 'published' AND a.deleted_status = 0
-    AND (a.student_id IS NULL OR a.student_id IN (SELECT c.id FROM students c WHERE c.school_id = ? AND c.parent_id = ?))
-  ORDER BY a.created_at DESC, a.id DESC LIMIT 20 OFFSET 0`;
+// The service's own feed statement (src/services/activities/activities.ts parentFeedSql, default page), with its placeholders in order.
+const FEED_SQL = parentFeedSql(true, { oneChild: false, type: '' });
+const feedStatement = (school: string, parent: number) => bindPositional(FEED_SQL, { school, parent, limit: 20, offset: 0 });
 
 interface Claims {
   sub: string;
@@ -47,6 +45,8 @@ interface ActivityRow {
   staff_id: number;
   author_name: string | null;
   student_id: number | null;
+  published_at: Date | null;
+  read_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -85,7 +85,8 @@ export function createFeed(databaseUrl: string, jwtSecret: string) {
     if (row.school_status !== 'active') return fail(403, 'FORBIDDEN', 'School access is suspended');
     if (now - (row.last_seen_at as Date).getTime() > 60_000) await pool.execute(TOUCH_SQL, [new Date(now), Number(row.id), new Date(now - 60_000)]);
 
-    const [page] = await pool.execute(FEED_SQL, [claims.school_id, claims.school_id, Number(claims.sub)]);
+    const feed = feedStatement(claims.school_id, Number(claims.sub));
+    const [page] = await pool.execute(feed.sql, feed.values as mysql.ExecuteValues[]);
     const data = (page as ActivityRow[]).map((r) => ({
       id: r.id,
       school_id: r.school_id,
@@ -97,6 +98,8 @@ export function createFeed(databaseUrl: string, jwtSecret: string) {
       author_id: r.staff_id,
       author_name: r.author_name,
       student_id: r.student_id,
+      published_at: r.published_at?.toISOString() ?? null,
+      read_at: r.read_at?.toISOString() ?? null,
       created_at: r.created_at.toISOString(),
       updated_at: r.updated_at.toISOString(),
     }));

@@ -243,13 +243,51 @@ function* staffStudents(p: Plan): Generator<Row> {
   }
 }
 
+/** Groups per school (bus routes, teams); a student is in one or two of them. */
+const GROUPS = 20;
+const groupId = (school: number, g: number) => school * GROUPS + g + 1;
+
+function* studentGroups(p: Plan): Generator<Row> {
+  const at = new Date(p.now.getTime() - 355 * DAY);
+  for (let s = 0; s < p.schools; s++) {
+    for (let g = 0; g < GROUPS; g++) yield [groupId(s, g), schoolId(s), g < 12 ? `Bus route ${g + 1}` : `Team ${g - 11}`, null, 0, at, at];
+  }
+}
+
+function* groupMembers(p: Plan): Generator<Row> {
+  const at = new Date(p.now.getTime() - 355 * DAY);
+  for (let s = 0; s < p.schools; s++) {
+    for (let k = 0; k < perSchool.students; k++) {
+      yield [schoolId(s), groupId(s, k % GROUPS), studentId(s, k), at, at];
+      if (k % 2 === 0 && (k * 7) % GROUPS !== k % GROUPS) yield [schoolId(s), groupId(s, (k * 7) % GROUPS), studentId(s, k), at, at];
+    }
+  }
+}
+
+/** A well-spread integer from a row number, so an item's audience can be recomputed from its number alone. */
+const mix = (k: number, salt: number) => Math.imul((k + 1) ^ salt, 2654435761) >>> 0;
+
+type Target = { grade?: string; group?: number; student?: number };
+
+/** Activities: 40% for the whole school, 40% a grade, 15% a group, 5% one student. Notices: 60%, 30%, 10%, none. */
+function audienceOf(kind: 'activity' | 'noticeboard', k: number, school: number): Target | null {
+  const bucket = mix(k, kind === 'activity' ? 0xa11 : 0xb22) % 100;
+  const pickOf = mix(k, 0x5eed);
+  const [wide, grade, group] = kind === 'activity' ? [40, 80, 95] : [60, 90, 100];
+  if (bucket < wide) return null;
+  if (bucket < grade) return { grade: defaultGrades[pickOf % defaultGrades.length]! };
+  if (bucket < group) return { group: groupId(school, pickOf % GROUPS) };
+  return { student: studentId(school, pickOf % perSchool.students) };
+}
+
 function* activities(p: Plan): Generator<Row> {
   for (const { k, school, at, r } of timeline(p, p.schools * perSchool.activities, 365, 0xa1)) {
     const x = r();
     const status = x < 0.85 ? 'published' : x < 0.95 ? 'draft' : 'cancelled';
-    const student = r() < 0.2 ? studentId(school, Math.floor(r() * perSchool.students)) : null;
+    const audience = audienceOf('activity', k, school);
     yield [k + 1, schoolId(school), `${pick(r, ['Sports day', 'Science fair', 'Field trip', 'Class photo', 'Art week', 'Reading hour'])} ${k + 1}`,
-      sentence(r, 30), r() < 0.3 ? 'event' : 'announcement', staffId(school, 1 + Math.floor(r() * 25)), student, status, r() < 0.03 ? 1 : 0, at, at];
+      sentence(r, 30), r() < 0.3 ? 'event' : 'announcement', staffId(school, 1 + Math.floor(r() * 25)), audience?.student ?? null, audience ? 1 : 0,
+      status === 'published' ? at : null, status, r() < 0.03 ? 1 : 0, at, at];
   }
 }
 
@@ -258,7 +296,23 @@ function* notices(p: Plan): Generator<Row> {
   for (const { k, school, at, r } of timeline(p, p.schools * perSchool.notices, 365, 0xb2)) {
     const byStaff = r() < 0.3;
     yield [k + 1, schoolId(school), `Notice ${k + 1}: ${sentence(r, 4)}`, sentence(r, 40), pick(r, types), r() < 0.1, byStaff ? 'staff' : 'admin',
-      byStaff ? staffId(school, 0) : adminId(school, 0), r() < 0.02 ? 1 : 0, at, at];
+      byStaff ? staffId(school, 0) : adminId(school, 0), audienceOf('noticeboard', k, school) ? 1 : 0, at, r() < 0.02 ? 1 : 0, at, at];
+  }
+}
+
+/** The audience rows of the activities and notices that have one, recomputed from each item's number and school. */
+function* audienceTargets(p: Plan): Generator<Row> {
+  const noticeSchool = rng(p.seed ^ 0xb2);
+  for (const [kind, total, schoolOf] of [
+    ['activity', p.schools * perSchool.activities, (k: number) => activitySchool(p, k + 1)],
+    ['noticeboard', p.schools * perSchool.notices, () => Math.floor(noticeSchool() * p.schools)],
+  ] as const) {
+    const at = new Date(p.now.getTime() - 365 * DAY);
+    for (let k = 0; k < total; k++) {
+      const school = schoolOf(k);
+      const a = audienceOf(kind, k, school);
+      if (a) yield [schoolId(school), kind, k + 1, a.student ?? null, a.grade ?? null, a.group ?? null, at, at];
+    }
   }
 }
 
@@ -343,13 +397,21 @@ const tables: Array<{ table: string; columns: string[]; rows: (p: Plan) => Itera
     columns: ['id', 'school_id', 'parent_id', 'student_full_name', 'gender', 'grade', 'date_of_birth', 'blood_group', 'phone_no', 'roll_no', 'status', 'created_at', 'updated_at'],
   },
   { table: 'staff_students', columns: ['school_id', 'staff_id', 'student_id', 'created_at', 'updated_at'], rows: staffStudents, dropIndexes: true },
+  { table: 'student_groups', columns: ['id', 'school_id', 'name', 'description', 'deleted_key', 'created_at', 'updated_at'], rows: studentGroups },
+  { table: 'group_members', columns: ['school_id', 'group_id', 'student_id', 'created_at', 'updated_at'], rows: groupMembers, dropIndexes: true },
   {
     table: 'activities', rows: activities, dropIndexes: true,
-    columns: ['id', 'school_id', 'title', 'description', 'activity_type', 'staff_id', 'student_id', 'status', 'deleted_status', 'created_at', 'updated_at'],
+    columns: ['id', 'school_id', 'title', 'description', 'activity_type', 'staff_id', 'student_id', 'audience_scope', 'published_at', 'status', 'deleted_status',
+      'created_at', 'updated_at'],
   },
   {
     table: 'notices', rows: notices, dropIndexes: true,
-    columns: ['id', 'school_id', 'notice_title', 'notice_desc', 'notice_type', 'is_important', 'created_by_type', 'created_by_id', 'notice_deleted', 'created_at', 'updated_at'],
+    columns: ['id', 'school_id', 'notice_title', 'notice_desc', 'notice_type', 'is_important', 'created_by_type', 'created_by_id', 'audience_scope', 'published_at',
+      'notice_deleted', 'created_at', 'updated_at'],
+  },
+  {
+    table: 'audience_targets', rows: audienceTargets, dropIndexes: true,
+    columns: ['school_id', 'entity_type', 'entity_id', 'student_id', 'grade', 'group_id', 'created_at', 'updated_at'],
   },
   {
     table: 'write_to_requests', rows: writeTo, dropIndexes: true,

@@ -79,7 +79,7 @@ export async function mintIdentities(db: Database, jwtSecret: string, schools: n
 
   for (const school of newest.keys()) {
     const [row] = await db.sequelize.query<{ id: number }>(
-      `SELECT id FROM activities WHERE school_id = :school AND status = 'published' AND deleted_status = 0 AND student_id IS NULL
+      `SELECT id FROM activities WHERE school_id = :school AND status = 'published' AND deleted_status = 0 AND audience_scope = 0
         ORDER BY created_at DESC, id DESC LIMIT 1`,
       { replacements: { school: schoolId(school) }, type: QueryTypes.SELECT },
     );

@@ -31,6 +31,10 @@ export async function up(sequelize: Sequelize): Promise<void> {
     ...timestamps,
   });
   await qi.addIndex('audience_targets', ['school_id', 'entity_type', 'entity_id'], { name: 'audience_targets_entity' });
+  // The feeds find the items aimed at a family's children from each kind of target.
+  await qi.addIndex('audience_targets', ['school_id', 'entity_type', 'student_id', 'entity_id'], { name: 'audience_targets_student' });
+  await qi.addIndex('audience_targets', ['school_id', 'entity_type', 'grade', 'entity_id'], { name: 'audience_targets_grade' });
+  await qi.addIndex('audience_targets', ['school_id', 'entity_type', 'group_id', 'entity_id'], { name: 'audience_targets_group' });
   await qi.createTable('item_reads', {
     id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },
     school_id: { type: DataTypes.STRING(64), allowNull: false },

@@ -19,7 +19,12 @@ export class AudienceTarget extends Model<InferAttributes<AudienceTarget>, Infer
       { id: pk(), school_id: schoolId(), entity_type: str(20), entity_id: ref(), student_id: ref(true), grade: str(60, true), group_id: ref(true), ...timestamps() },
       {
         sequelize, tableName: 'audience_targets', modelName: 'AudienceTarget', ...modelOptions,
-        indexes: [{ name: 'audience_targets_entity', fields: ['school_id', 'entity_type', 'entity_id'] }],
+        indexes: [
+          { name: 'audience_targets_entity', fields: ['school_id', 'entity_type', 'entity_id'] },
+          { name: 'audience_targets_student', fields: ['school_id', 'entity_type', 'student_id', 'entity_id'] },
+          { name: 'audience_targets_grade', fields: ['school_id', 'entity_type', 'grade', 'entity_id'] },
+          { name: 'audience_targets_group', fields: ['school_id', 'entity_type', 'group_id', 'entity_id'] },
+        ],
       },
     );
   }

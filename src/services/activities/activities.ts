@@ -7,9 +7,9 @@ import { badRequest, fieldError, forbidden, notFound } from '../../errors.js';
 import { Activity, Staff } from '../../models/index.js';
 import { activityStatuses, activityTypes } from '../../models/activity.js';
 import { requirePermission, requireSchoolAdmin } from '../access/guards.js';
-import { assertChildOf, childIds } from '../access/scope.js';
+import { assertChildOf } from '../access/scope.js';
 import {
-  audienceForParent, audienceInput, audiencesOf, audienceVisible, checkAudience, normalizeAudience, saveAudience, type Audience,
+  audienceInput, audiencesForParent, audiencesOf, audienceVisible, checkAudience, normalizeAudience, saveAudience, type Audience,
 } from '../audiences/audiences.js';
 import { pushToFamilies } from '../audiences/publish.js';
 import { offsetOf, paginationOf } from '../pagination.js';
@@ -338,20 +338,21 @@ export async function parentFeed(ctx: AppContext, principal: Principal, input: P
     type = 'AND a.activity_type = :type';
     params.type = query.activity_type;
   }
-  const hint = ctx.db.dialect === 'mysql' ? 'FORCE INDEX (activities_feed)' : '';
-  const rows = await ctx.db.select<ActivityRow>(
-    `SELECT ${COLUMNS}, r.read_at FROM activities a ${hint} ${AUTHOR} ${READ_BY_PARENT}
-      WHERE a.school_id = :school AND a.status = 'published' AND a.deleted_status = 0 AND ${audienceVisible('a', 'activity', query.student_id !== undefined)} ${type}
-      ${NEWEST} LIMIT :limit OFFSET :offset`,
-    params,
-  );
-  const own = new Set(await childIds(ctx, principal.schoolId, principal.userId));
-  const audiences = await audiencesOf(principal.schoolId, 'activity', rows.filter((r) => Number(r.audience_scope) === 1).map((r) => Number(r.id)));
-  return rows.map((r) => view(r, audienceForParent(audiences.get(Number(r.id)), own)));
+  const rows = await ctx.db.select<ActivityRow>(parentFeedSql(ctx.db.dialect === 'mysql', { oneChild: query.student_id !== undefined, type }), params);
+  const audiences = await audiencesForParent(ctx, principal.schoolId, principal.userId, 'activity', rows.filter((r) => Number(r.audience_scope) === 1).map((r) => Number(r.id)));
+  return rows.map((r) => view(r, audiences.get(Number(r.id)) ?? null));
 }
 
-/** The parent's first read of each row, by the item_reads_uq key. */
-const READ_BY_PARENT = "LEFT JOIN item_reads r ON r.school_id = a.school_id AND r.entity_type = 'activity' AND r.entity_id = a.id AND r.parent_id = :parent";
+/**
+ * The parent feed's statement (also the benchmark ceilings'): the page of published activities the
+ * parent may see, each with their first read of it (the item_reads_uq key).
+ */
+export function parentFeedSql(mysql: boolean, options: { oneChild: boolean; type: string }): string {
+  return `SELECT ${COLUMNS}, r.read_at FROM activities a ${mysql ? 'FORCE INDEX (activities_feed)' : ''} ${AUTHOR}
+      LEFT JOIN item_reads r ON r.school_id = a.school_id AND r.entity_type = 'activity' AND r.entity_id = a.id AND r.parent_id = :parent
+      WHERE a.school_id = :school AND a.status = 'published' AND a.deleted_status = 0 AND ${audienceVisible('a', 'activity', options.oneChild)} ${options.type}
+      ${NEWEST} LIMIT :limit OFFSET :offset`;
+}
 
 /** The web admins' list: every undeleted activity of the school (drafts included), newest first, with the total. */
 export async function listWebActivities(ctx: AppContext, principal: Principal, input: WebActivityQuery = {}) {

@@ -73,18 +73,38 @@ export async function saveAudience(schoolId: string, entity: AudienceEntity, ent
 
 /** The audiences of some items of one kind, in one query: id -> audience (items absent from the map are for the whole school). */
 export async function audiencesOf(schoolId: string, entity: AudienceEntity, ids: number[], transaction?: Transaction): Promise<Map<number, Audience>> {
-  const out = new Map<number, Audience>();
-  if (ids.length === 0) return out;
+  if (ids.length === 0) return new Map();
   const rows = await AudienceTarget.findAll({
     where: { school_id: schoolId, entity_type: entity, entity_id: { [Op.in]: ids } }, attributes: ['entity_id', 'student_id', 'grade', 'group_id'], order: [['id', 'ASC']], raw: true,
     transaction,
   });
+  return byItem(rows);
+}
+
+/**
+ * The audiences as a parent is shown them, in one query: the grades and groups, and of the named
+ * students only their own children (another family's child is never named to them).
+ */
+export async function audiencesForParent(ctx: AppContext, schoolId: string, parentId: number, entity: AudienceEntity, ids: number[]): Promise<Map<number, Audience>> {
+  if (ids.length === 0) return new Map();
+  const rows = await ctx.db.select<{ entity_id: number; student_id: number | null; grade: string | null; group_id: number | null }>(
+    `SELECT t.entity_id, t.student_id, t.grade, t.group_id FROM audience_targets t
+      WHERE t.school_id = :school AND t.entity_type = :entity AND t.entity_id IN (:ids)
+        AND (t.student_id IS NULL OR t.student_id IN (SELECT c.id FROM students c WHERE c.school_id = :school AND c.parent_id = :parent))
+      ORDER BY t.id`,
+    { school: schoolId, entity, ids, parent: parentId },
+  );
+  return byItem(rows);
+}
+
+function byItem(rows: Array<{ entity_id: number; student_id: number | null; grade: string | null; group_id: number | null }>): Map<number, Audience> {
+  const out = new Map<number, Audience>();
   for (const r of rows) {
-    const a = out.get(r.entity_id) ?? { grades: [], group_ids: [], student_ids: [] };
+    const a = out.get(Number(r.entity_id)) ?? { grades: [], group_ids: [], student_ids: [] };
     if (r.grade !== null) a.grades.push(r.grade);
     if (r.group_id !== null) a.group_ids.push(Number(r.group_id));
     if (r.student_id !== null) a.student_ids.push(Number(r.student_id));
-    out.set(r.entity_id, a);
+    out.set(Number(r.entity_id), a);
   }
   return out;
 }
@@ -96,15 +116,16 @@ const children = (column: string, oneChild: boolean) =>
 /**
  * SQL saying that the item `alias` (an activities or notices row) is for the parent `:parent` of
  * `:school` (or, with `oneChild`, for their child `:student`): it is for the whole school, or one of
- * their children is named, in one of its grades or in one of its groups. The children's ids, grades
- * and groups are subqueries the database runs once; each item costs one probe of
- * audience_targets_entity. The one rule of the feeds, the engagement checks, read receipts and reach.
+ * their children is named, in one of its grades or in one of its groups. The items aimed at the
+ * children are one small set the database builds once per query, from the audience_targets indexes
+ * by student, grade and group; a school-wide item needs no lookup at all. The one rule of the feeds,
+ * the engagement checks, read receipts and reach.
  */
 export function audienceVisible(alias: string, entity: AudienceEntity, oneChild = false): string {
-  return `(${alias}.audience_scope = 0 OR EXISTS (SELECT 1 FROM audience_targets t
-    WHERE t.school_id = :school AND t.entity_type = '${entity}' AND t.entity_id = ${alias}.id
-      AND (t.student_id IN (${children('id', oneChild)}) OR t.grade IN (${children('grade', oneChild)})
-        OR t.group_id IN (SELECT gm.group_id FROM group_members gm WHERE gm.school_id = :school AND gm.student_id IN (${children('id', oneChild)})))))`;
+  const target = (column: string, values: string) => `SELECT t.entity_id FROM audience_targets t WHERE t.school_id = :school AND t.entity_type = '${entity}' AND t.${column} IN (${values})`;
+  const groups = `SELECT gm.group_id FROM group_members gm WHERE gm.school_id = :school AND gm.student_id IN (${children('id', oneChild)})`;
+  return `(${alias}.audience_scope = 0 OR ${alias}.id IN (${target('student_id', children('id', oneChild))})
+    OR ${alias}.id IN (${target('grade', children('grade', oneChild))}) OR ${alias}.id IN (${target('group_id', groups)}))`;
 }
 
 /**
@@ -123,8 +144,3 @@ export async function audienceFamilies(ctx: AppContext, schoolId: string, entity
   return rows.map((r) => Number(r.parent_id));
 }
 
-/** What a parent is shown of an audience: the grades and groups, and of the named students only their own children. */
-export function audienceForParent(audience: Audience | undefined, ownChildren: Set<number>): Audience | null {
-  if (!audience) return null;
-  return { grades: audience.grades, group_ids: audience.group_ids, student_ids: audience.student_ids.filter((s) => ownChildren.has(s)) };
-}

@@ -7,9 +7,8 @@ import { badRequest, forbidden, notFound } from '../../errors.js';
 import { Notice } from '../../models/index.js';
 import { noticeTypes } from '../../models/notice.js';
 import { requirePermission, requireSchoolAdmin } from '../access/guards.js';
-import { childIds } from '../access/scope.js';
 import { audienceFilters } from '../activities/activities.js';
-import { audienceForParent, audienceInput, audiencesOf, audienceVisible, checkAudience, normalizeAudience, saveAudience, type Audience } from '../audiences/audiences.js';
+import { audienceInput, audiencesForParent, audiencesOf, audienceVisible, checkAudience, normalizeAudience, saveAudience, type Audience } from '../audiences/audiences.js';
 import { pushToFamilies } from '../audiences/publish.js';
 import { offsetOf } from '../pagination.js';
 import { parseInput, required } from '../validation.js';
@@ -219,9 +218,8 @@ export async function listParentNotices(ctx: AppContext, principal: Principal, i
       WHERE ${where} AND ${audienceVisible('n', 'noticeboard')} ${BOARD_ORDER} LIMIT :limit OFFSET :offset`,
     { ...params, parent: principal.userId, limit: query.limit, offset: offsetOf(query) },
   );
-  const own = new Set(await childIds(ctx, principal.schoolId, principal.userId));
-  const audiences = await audiencesOf(principal.schoolId, 'noticeboard', rows.filter((r) => Number(r.audience_scope) === 1).map((r) => Number(r.id)));
-  return rows.map((r) => view(r, audienceForParent(audiences.get(Number(r.id)), own)));
+  const audiences = await audiencesForParent(ctx, principal.schoolId, principal.userId, 'noticeboard', rows.filter((r) => Number(r.audience_scope) === 1).map((r) => Number(r.id)));
+  return rows.map((r) => view(r, audiences.get(Number(r.id)) ?? null));
 }
 
 export async function listTeacherNotices(ctx: AppContext, principal: Principal, query: z.input<typeof teacherNoticeQuerySchema> = {}): Promise<NoticeView[]> {
