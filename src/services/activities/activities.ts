@@ -9,7 +9,7 @@ import { activityStatuses, activityTypes } from '../../models/activity.js';
 import { requirePermission, requireSchoolAdmin } from '../access/guards.js';
 import { assertChildOf } from '../access/scope.js';
 import {
-  audienceInput, audiencesForParent, audiencesOf, audienceVisible, checkAudience, normalizeAudience, saveAudience, type Audience,
+  audienceFilterClauses, audienceInput, audiencesForParent, audiencesOf, audienceVisible, checkAudience, normalizeAudience, saveAudience, type Audience,
 } from '../audiences/audiences.js';
 import { pushToFamilies } from '../audiences/publish.js';
 import { offsetOf, paginationOf } from '../pagination.js';
@@ -292,28 +292,12 @@ export async function listTeacherActivities(ctx: AppContext, principal: Principa
     clauses.push('a.activity_type = :type');
     params.type = activity_type;
   }
-  clauses.push(...audienceFilter({ grade, group_id }, params));
+  clauses.push(...audienceFilterClauses('a', 'activity', { grade, group_id }, params));
   const rows = await ctx.db.select<ActivityRow>(
     `SELECT ${COLUMNS} FROM activities a ${AUTHOR} WHERE ${clauses.join(' AND ')} ${NEWEST} LIMIT :limit OFFSET :offset`,
     params,
   );
   return views(principal.schoolId, rows);
-}
-
-/** The list filters on an audience: items that name the grade, or the group. */
-function audienceFilter(filter: { grade?: string; group_id?: number }, params: Record<string, unknown>): string[] {
-  const clauses: string[] = [];
-  const names = (column: string, value: string) =>
-    `EXISTS (SELECT 1 FROM audience_targets t WHERE t.school_id = a.school_id AND t.entity_type = 'activity' AND t.entity_id = a.id AND t.${column} = :${value})`;
-  if (filter.grade !== undefined) {
-    clauses.push(names('grade', 'grade'));
-    params.grade = filter.grade;
-  }
-  if (filter.group_id !== undefined) {
-    clauses.push(names('group_id', 'group'));
-    params.group = filter.group_id;
-  }
-  return clauses;
 }
 
 /**
@@ -359,7 +343,7 @@ export async function listWebActivities(ctx: AppContext, principal: Principal, i
   requireSchoolAdmin(principal);
   const query = parseInput(webActivityQuerySchema, input);
   const params: Record<string, unknown> = { school: principal.schoolId, limit: query.limit, offset: offsetOf(query) };
-  const where = ['a.school_id = :school', 'a.deleted_status = 0', ...audienceFilter(query, params)].join(' AND ');
+  const where = ['a.school_id = :school', 'a.deleted_status = 0', ...audienceFilterClauses('a', 'activity', query, params)].join(' AND ');
   const [rows, [count]] = await Promise.all([
     ctx.db.select<ActivityRow>(`SELECT ${COLUMNS} FROM activities a ${AUTHOR} WHERE ${where} ${NEWEST} LIMIT :limit OFFSET :offset`, params),
     ctx.db.select<{ total: number }>(`SELECT COUNT(*) AS total FROM activities a WHERE ${where}`, params),

@@ -128,19 +128,45 @@ export function audienceVisible(alias: string, entity: AudienceEntity, oneChild 
     OR ${alias}.id IN (${target('grade', children('grade', oneChild))}) OR ${alias}.id IN (${target('group_id', groups)}))`;
 }
 
-/**
- * The families an item reaches: the parents of its audience's students who are not archived (every
- * family of the school for a school-wide item).
- */
-export async function audienceFamilies(ctx: AppContext, schoolId: string, entity: AudienceEntity, entityId: number, scope: number, transaction?: Transaction): Promise<number[]> {
+/** The teachers' and web lists' filters: the items (`alias`) whose audience names the grade, or the group. */
+export function audienceFilterClauses(alias: string, entity: AudienceEntity, filter: { grade?: string; group_id?: number }, params: Record<string, unknown>): string[] {
+  const names = (column: string, value: string) =>
+    `EXISTS (SELECT 1 FROM audience_targets t WHERE t.school_id = ${alias}.school_id AND t.entity_type = '${entity}' AND t.entity_id = ${alias}.id AND t.${column} = :${value})`;
+  const clauses: string[] = [];
+  if (filter.grade !== undefined) {
+    clauses.push(names('grade', 'grade'));
+    params.grade = filter.grade;
+  }
+  if (filter.group_id !== undefined) {
+    clauses.push(names('group_id', 'group'));
+    params.group = filter.group_id;
+  }
+  return clauses;
+}
+
+export interface AudienceChild {
+  id: number;
+  parent_id: number;
+  student_full_name: string;
+  grade: string;
+}
+
+/** The students an item is for who are not archived and have a parent (every such student of the school for a school-wide item). */
+export async function audienceChildren(ctx: AppContext, schoolId: string, entity: AudienceEntity, entityId: number, scope: number, transaction?: Transaction): Promise<AudienceChild[]> {
   const targeted = `AND (c.id IN (SELECT t.student_id FROM audience_targets t WHERE t.school_id = :school AND t.entity_type = :entity AND t.entity_id = :id AND t.student_id IS NOT NULL)
       OR c.grade IN (SELECT t.grade FROM audience_targets t WHERE t.school_id = :school AND t.entity_type = :entity AND t.entity_id = :id AND t.grade IS NOT NULL)
       OR c.id IN (SELECT gm.student_id FROM group_members gm JOIN audience_targets t ON t.group_id = gm.group_id AND t.school_id = gm.school_id
                   WHERE gm.school_id = :school AND t.entity_type = :entity AND t.entity_id = :id))`;
-  const rows = await ctx.db.sequelize.query<{ parent_id: number }>(
-    `SELECT DISTINCT c.parent_id FROM students c WHERE c.school_id = :school AND c.parent_id IS NOT NULL AND c.status <> 'archived' ${scope ? targeted : ''}`,
+  const rows = await ctx.db.sequelize.query<AudienceChild>(
+    `SELECT c.id, c.parent_id, c.student_full_name, c.grade FROM students c
+      WHERE c.school_id = :school AND c.parent_id IS NOT NULL AND c.status <> 'archived' ${scope ? targeted : ''} ORDER BY c.id`,
     { replacements: { school: schoolId, entity, id: entityId }, type: QueryTypes.SELECT, transaction },
   );
-  return rows.map((r) => Number(r.parent_id));
+  return rows.map((r) => ({ id: Number(r.id), parent_id: Number(r.parent_id), student_full_name: r.student_full_name, grade: r.grade }));
+}
+
+/** The families an item reaches: the parents of its audience's students who are not archived. */
+export async function audienceFamilies(ctx: AppContext, schoolId: string, entity: AudienceEntity, entityId: number, scope: number, transaction?: Transaction): Promise<number[]> {
+  return [...new Set((await audienceChildren(ctx, schoolId, entity, entityId, scope, transaction)).map((c) => c.parent_id))];
 }
 

@@ -8,7 +8,7 @@ import { hasPermission, requireSchoolAdmin } from '../access/guards.js';
 import { assertParentCanSee } from '../engagement/visibility.js';
 import { paginationOf, offsetOf } from '../pagination.js';
 import { parseInput } from '../validation.js';
-import type { AudienceEntity } from './audiences.js';
+import { audienceChildren, type AudienceEntity } from './audiences.js';
 import { pushToFamilies } from './publish.js';
 
 /** One reminder an hour per item at most. */
@@ -66,27 +66,6 @@ async function itemFor(ctx: AppContext, principal: Principal, entity: AudienceEn
   return item;
 }
 
-interface AudienceChild {
-  id: number;
-  parent_id: number;
-  student_full_name: string;
-  grade: string;
-}
-
-/** The audience's students who are not archived and have a parent, with the parent: who the item reaches. */
-async function audienceChildren(ctx: AppContext, schoolId: string, entity: AudienceEntity, item: Item): Promise<AudienceChild[]> {
-  const targeted = `AND (c.id IN (SELECT t.student_id FROM audience_targets t WHERE t.school_id = :school AND t.entity_type = :entity AND t.entity_id = :id AND t.student_id IS NOT NULL)
-      OR c.grade IN (SELECT t.grade FROM audience_targets t WHERE t.school_id = :school AND t.entity_type = :entity AND t.entity_id = :id AND t.grade IS NOT NULL)
-      OR c.id IN (SELECT gm.student_id FROM group_members gm JOIN audience_targets t ON t.group_id = gm.group_id AND t.school_id = gm.school_id
-                  WHERE gm.school_id = :school AND t.entity_type = :entity AND t.entity_id = :id))`;
-  const rows = await ctx.db.sequelize.query<AudienceChild>(
-    `SELECT c.id, c.parent_id, c.student_full_name, c.grade FROM students c
-      WHERE c.school_id = :school AND c.parent_id IS NOT NULL AND c.status <> 'archived' ${item.scope ? targeted : ''} ORDER BY c.id`,
-    { replacements: { school: schoolId, entity, id: item.id }, type: QueryTypes.SELECT },
-  );
-  return rows.map((r) => ({ id: Number(r.id), parent_id: Number(r.parent_id), student_full_name: r.student_full_name, grade: r.grade }));
-}
-
 async function readers(ctx: AppContext, schoolId: string, entity: AudienceEntity, id: number): Promise<Set<number>> {
   const rows = await ctx.db.select<{ parent_id: number }>('SELECT parent_id FROM item_reads WHERE school_id = :school AND entity_type = :entity AND entity_id = :id', { school: schoolId, entity, id });
   return new Set(rows.map((r) => Number(r.parent_id)));
@@ -109,7 +88,7 @@ export interface Reach {
 export async function itemReach(ctx: AppContext, principal: Principal, entity: AudienceEntity, id: number, input: z.input<typeof reachQuery> = {}): Promise<Reach> {
   const page = parseInput(reachQuery, input);
   const item = await itemFor(ctx, principal, entity, id);
-  const children = await audienceChildren(ctx, principal.schoolId, entity, item);
+  const children = await audienceChildren(ctx, principal.schoolId, entity, item.id, item.scope);
   const families = [...new Set(children.map((c) => c.parent_id))];
   const read = await readers(ctx, principal.schoolId, entity, id);
   const pushedRows = await ctx.db.select<{ target_id: number }>(
@@ -145,7 +124,7 @@ export async function itemReach(ctx: AppContext, principal: Principal, entity: A
 export async function remindUnread(ctx: AppContext, principal: Principal, entity: AudienceEntity, id: number): Promise<{ queued: number }> {
   const item = await itemFor(ctx, principal, entity, id);
   if (!item.published) throw new AppError('CONFLICT', 'Only a published item can be reminded');
-  const children = await audienceChildren(ctx, principal.schoolId, entity, item);
+  const children = await audienceChildren(ctx, principal.schoolId, entity, item.id, item.scope);
   const read = await readers(ctx, principal.schoolId, entity, id);
   const unread = [...new Set(children.map((c) => c.parent_id))].filter((p) => !read.has(p));
   const now = new Date();

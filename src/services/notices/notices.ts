@@ -8,7 +8,7 @@ import { Notice } from '../../models/index.js';
 import { noticeTypes } from '../../models/notice.js';
 import { requirePermission, requireSchoolAdmin } from '../access/guards.js';
 import { audienceFilters } from '../activities/activities.js';
-import { audienceInput, audiencesForParent, audiencesOf, audienceVisible, checkAudience, normalizeAudience, saveAudience, type Audience } from '../audiences/audiences.js';
+import { audienceFilterClauses, audienceInput, audiencesForParent, audiencesOf, audienceVisible, checkAudience, normalizeAudience, saveAudience, type Audience } from '../audiences/audiences.js';
 import { pushToFamilies } from '../audiences/publish.js';
 import { offsetOf } from '../pagination.js';
 import { parseInput, required } from '../validation.js';
@@ -177,16 +177,7 @@ function boardFilter(schoolId: string, query: { notice_type?: string; grade?: st
     clauses.push('n.notice_type = :type');
     params.type = query.notice_type;
   }
-  const names = (column: string, value: string) =>
-    `EXISTS (SELECT 1 FROM audience_targets t WHERE t.school_id = n.school_id AND t.entity_type = 'noticeboard' AND t.entity_id = n.id AND t.${column} = :${value})`;
-  if (query.grade !== undefined) {
-    clauses.push(names('grade', 'grade'));
-    params.grade = query.grade;
-  }
-  if (query.group_id !== undefined) {
-    clauses.push(names('group_id', 'group'));
-    params.group = query.group_id;
-  }
+  clauses.push(...audienceFilterClauses('n', 'noticeboard', query, params));
   return { where: clauses.join(' AND '), params };
 }
 
