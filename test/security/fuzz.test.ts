@@ -58,7 +58,8 @@ let before: Map<string, unknown[]>;
 async function snapshot(): Promise<Map<string, unknown[]>> {
   const out = new Map<string, unknown[]>();
   for (const model of allModels) {
-    if (['sessions', 'login_lockouts', 'job_runs', 'notifications'].includes(model.getTableName() as string)) continue;
+    // The school's own row is the caller's to rename (PUT /web-app/school takes no id to miss), so a valid random name may land there.
+    if (['sessions', 'login_lockouts', 'job_runs', 'notifications', 'schools'].includes(model.getTableName() as string)) continue;
     out.set(model.getTableName() as string, await (model as unknown as { findAll(o: object): Promise<unknown[]> }).findAll({ raw: true, order: [[model.primaryKeyAttribute, 'ASC']] }));
   }
   return out;
