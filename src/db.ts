@@ -183,6 +183,13 @@ export async function migrate(sequelize: Sequelize): Promise<string[]> {
   return done.map((m) => m.name);
 }
 
+/**
+ * A time bound into a Sequelize query. Sequelize drops the milliseconds of a Date replacement on
+ * MySQL, which would leave a row written this second not yet due; the text keeps them (SQLite keeps
+ * them anyway).
+ */
+export const sqlTime = (dialect: Dialect, d: Date): Date | string => (dialect === 'mysql' ? d.toISOString().replace('T', ' ').replace('Z', '') : d);
+
 /** Timestamps as ISO strings in UTC whichever database produced them (SQLite hands back its stored text). */
 export function iso(value: unknown): string | null {
   if (value === null || value === undefined) return null;

@@ -6,6 +6,7 @@ import { loadConsole } from './admin/index.js';
 import { createApp } from './app.js';
 import { closeContext, createContext } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
+import { startPublisher } from './jobs/publisher.js';
 import { startScheduler } from './jobs/scheduler.js';
 import { closePushProvider } from './push/providers.js';
 import { startPushWorker } from './push/worker.js';
@@ -26,8 +27,8 @@ async function main() {
   const background: Array<{ stop(): Promise<void> }> = [];
   const server: Server = app.listen(config.port, config.host, () => {
     ctx.log.info({ url: `http://${config.host}:${config.port}`, database: ctx.db.dialect }, 'school platform listening');
-    // The push outbox worker and the maintenance timer; several instances may run them on one database.
-    if (config.runJobs) background.push(startPushWorker(ctx), startScheduler(ctx));
+    // The push outbox worker, the maintenance timer and the scheduled-post check; several instances may run them on one database.
+    if (config.runJobs) background.push(startPushWorker(ctx), startScheduler(ctx), startPublisher(ctx));
   });
   server.keepAliveTimeout = 65_000;
   server.on('clientError', rejectMalformedRequest);

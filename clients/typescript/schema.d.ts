@@ -281,7 +281,7 @@ export interface paths {
         };
         /**
          * The school's noticeboard
-         * @description The notices for the whole school and those whose audience holds one of the parent's children, each with `read_at` (null while unread). Important notices first, then newest first. `limit` defaults to 20, at most 100.
+         * @description The notices for the whole school and those whose audience holds one of the parent's children, each with `read_at` (null while unread). Urgent notices first, then important ones, then newest first. `limit` defaults to 20, at most 100.
          *
          *     **Access:** a parent token from `POST /parent-app/parent-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -697,7 +697,7 @@ export interface paths {
         };
         /**
          * The school's noticeboard (noticeboard.view)
-         * @description Important notices first, then newest first. `limit` defaults to 20, at most 100.
+         * @description Urgent notices first, then important ones, then newest first. `limit` defaults to 20, at most 100.
          *
          *     **Access:** a staff token from `POST /teachers-app/teacher-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -2911,6 +2911,7 @@ export interface operations {
                      *               1
                      *             ]
                      *           },
+                     *           "publish_at": "2026-11-22T09:30:00.000Z",
                      *           "published_at": "2026-11-22T09:30:00.000Z",
                      *           "created_at": "2026-11-22T09:30:00.000Z",
                      *           "updated_at": "2026-11-22T09:30:00.000Z",
@@ -2931,7 +2932,7 @@ export interface operations {
                             /** @enum {string} */
                             activity_type: "event" | "announcement";
                             /** @enum {string} */
-                            status: "draft" | "published" | "cancelled";
+                            status: "draft" | "scheduled" | "published" | "cancelled";
                             staff_id: number;
                             /** @description The author, the same as staff_id */
                             author_id: number;
@@ -2944,6 +2945,8 @@ export interface operations {
                                 group_ids: number[];
                                 student_ids: number[];
                             } | null;
+                            /** @description A scheduled activity publishes itself then */
+                            publish_at: string | null;
                             /** @description When it was first published (and pushed) */
                             published_at: string | null;
                             /** @description ISO 8601 timestamp in UTC */
@@ -3005,6 +3008,9 @@ export interface operations {
                      *               1
                      *             ]
                      *           },
+                     *           "is_urgent": true,
+                     *           "scheduled": true,
+                     *           "publish_at": "2026-11-22T09:30:00.000Z",
                      *           "published_at": "2026-11-22T09:30:00.000Z",
                      *           "created_at": "2026-11-22T09:30:00.000Z",
                      *           "updated_at": "2026-11-22T09:30:00.000Z",
@@ -3033,6 +3039,11 @@ export interface operations {
                                 group_ids: number[];
                                 student_ids: number[];
                             } | null;
+                            /** @description Urgent notices come before every other, and their push passes the parents' preferences and quiet hours */
+                            is_urgent: boolean;
+                            /** @description Not published yet: it publishes itself at publish_at */
+                            scheduled: boolean;
+                            publish_at: string | null;
                             published_at: string | null;
                             /** @description ISO 8601 timestamp in UTC */
                             created_at: string;
@@ -4406,7 +4417,7 @@ export interface operations {
         parameters: {
             query: {
                 activity_type?: "event" | "announcement";
-                status?: "draft" | "published" | "cancelled";
+                status?: "draft" | "scheduled" | "published" | "cancelled";
                 /** @description Only the items whose audience names this grade */
                 grade?: string;
                 /** @description Only the items whose audience names this group */
@@ -4455,6 +4466,7 @@ export interface operations {
                      *               1
                      *             ]
                      *           },
+                     *           "publish_at": "2026-11-22T09:30:00.000Z",
                      *           "published_at": "2026-11-22T09:30:00.000Z",
                      *           "created_at": "2026-11-22T09:30:00.000Z",
                      *           "updated_at": "2026-11-22T09:30:00.000Z"
@@ -4474,7 +4486,7 @@ export interface operations {
                             /** @enum {string} */
                             activity_type: "event" | "announcement";
                             /** @enum {string} */
-                            status: "draft" | "published" | "cancelled";
+                            status: "draft" | "scheduled" | "published" | "cancelled";
                             staff_id: number;
                             /** @description The author, the same as staff_id */
                             author_id: number;
@@ -4487,6 +4499,8 @@ export interface operations {
                                 group_ids: number[];
                                 student_ids: number[];
                             } | null;
+                            /** @description A scheduled activity publishes itself then */
+                            publish_at: string | null;
                             /** @description When it was first published (and pushed) */
                             published_at: string | null;
                             /** @description ISO 8601 timestamp in UTC */
@@ -4531,10 +4545,10 @@ export interface operations {
                      */
                     activity_type?: "event" | "announcement";
                     /**
-                     * @default published
+                     * @description published unless a publish_at is given (scheduled)
                      * @enum {string}
                      */
-                    status?: "draft" | "published" | "cancelled";
+                    status?: "draft" | "scheduled" | "published" | "cancelled";
                     staff_id?: number;
                     student_id?: number | null;
                     /** @description Who the item is for: any union of grades, groups and named students. Absent, null or all empty: the whole school. */
@@ -4546,6 +4560,11 @@ export interface operations {
                         /** @description Ids of the school's students */
                         student_ids?: number[];
                     } | null;
+                    /**
+                     * Format: date-time
+                     * @description A future time; the activity stays `scheduled`, hidden from parents, until then
+                     */
+                    publish_at?: string;
                     school_id: string;
                 };
             };
@@ -4584,6 +4603,7 @@ export interface operations {
                      *             1
                      *           ]
                      *         },
+                     *         "publish_at": "2026-11-22T09:30:00.000Z",
                      *         "published_at": "2026-11-22T09:30:00.000Z",
                      *         "created_at": "2026-11-22T09:30:00.000Z",
                      *         "updated_at": "2026-11-22T09:30:00.000Z"
@@ -4602,7 +4622,7 @@ export interface operations {
                             /** @enum {string} */
                             activity_type: "event" | "announcement";
                             /** @enum {string} */
-                            status: "draft" | "published" | "cancelled";
+                            status: "draft" | "scheduled" | "published" | "cancelled";
                             staff_id: number;
                             /** @description The author, the same as staff_id */
                             author_id: number;
@@ -4615,6 +4635,8 @@ export interface operations {
                                 group_ids: number[];
                                 student_ids: number[];
                             } | null;
+                            /** @description A scheduled activity publishes itself then */
+                            publish_at: string | null;
                             /** @description When it was first published (and pushed) */
                             published_at: string | null;
                             /** @description ISO 8601 timestamp in UTC */
@@ -4655,7 +4677,7 @@ export interface operations {
                     /** @enum {string} */
                     activity_type?: "event" | "announcement";
                     /** @enum {string} */
-                    status?: "draft" | "published" | "cancelled";
+                    status?: "draft" | "scheduled" | "published" | "cancelled";
                     staff_id?: number;
                     student_id?: number | null;
                     /** @description Who the item is for: any union of grades, groups and named students. Absent, null or all empty: the whole school. */
@@ -4667,6 +4689,11 @@ export interface operations {
                         /** @description Ids of the school's students */
                         student_ids?: number[];
                     } | null;
+                    /**
+                     * Format: date-time
+                     * @description A future time; the activity stays `scheduled`, hidden from parents, until then
+                     */
+                    publish_at?: string;
                     school_id?: string;
                 };
             };
@@ -4705,6 +4732,7 @@ export interface operations {
                      *             1
                      *           ]
                      *         },
+                     *         "publish_at": "2026-11-22T09:30:00.000Z",
                      *         "published_at": "2026-11-22T09:30:00.000Z",
                      *         "created_at": "2026-11-22T09:30:00.000Z",
                      *         "updated_at": "2026-11-22T09:30:00.000Z"
@@ -4723,7 +4751,7 @@ export interface operations {
                             /** @enum {string} */
                             activity_type: "event" | "announcement";
                             /** @enum {string} */
-                            status: "draft" | "published" | "cancelled";
+                            status: "draft" | "scheduled" | "published" | "cancelled";
                             staff_id: number;
                             /** @description The author, the same as staff_id */
                             author_id: number;
@@ -4736,6 +4764,8 @@ export interface operations {
                                 group_ids: number[];
                                 student_ids: number[];
                             } | null;
+                            /** @description A scheduled activity publishes itself then */
+                            publish_at: string | null;
                             /** @description When it was first published (and pushed) */
                             published_at: string | null;
                             /** @description ISO 8601 timestamp in UTC */
@@ -4843,6 +4873,9 @@ export interface operations {
                      *               1
                      *             ]
                      *           },
+                     *           "is_urgent": true,
+                     *           "scheduled": true,
+                     *           "publish_at": "2026-11-22T09:30:00.000Z",
                      *           "published_at": "2026-11-22T09:30:00.000Z",
                      *           "created_at": "2026-11-22T09:30:00.000Z",
                      *           "updated_at": "2026-11-22T09:30:00.000Z"
@@ -4870,6 +4903,11 @@ export interface operations {
                                 group_ids: number[];
                                 student_ids: number[];
                             } | null;
+                            /** @description Urgent notices come before every other, and their push passes the parents' preferences and quiet hours */
+                            is_urgent: boolean;
+                            /** @description Not published yet: it publishes itself at publish_at */
+                            scheduled: boolean;
+                            publish_at: string | null;
                             published_at: string | null;
                             /** @description ISO 8601 timestamp in UTC */
                             created_at: string;
@@ -4921,6 +4959,13 @@ export interface operations {
                         /** @description Ids of the school's students */
                         student_ids?: number[];
                     } | null;
+                    /** @default false */
+                    is_urgent?: boolean;
+                    /**
+                     * Format: date-time
+                     * @description A future time: the notice stays off the parents' board, unpushed, until then
+                     */
+                    publish_at?: string;
                     school_id?: string;
                 };
             };
@@ -4957,6 +5002,9 @@ export interface operations {
                      *             1
                      *           ]
                      *         },
+                     *         "is_urgent": true,
+                     *         "scheduled": true,
+                     *         "publish_at": "2026-11-22T09:30:00.000Z",
                      *         "published_at": "2026-11-22T09:30:00.000Z",
                      *         "created_at": "2026-11-22T09:30:00.000Z",
                      *         "updated_at": "2026-11-22T09:30:00.000Z"
@@ -4983,6 +5031,11 @@ export interface operations {
                                 group_ids: number[];
                                 student_ids: number[];
                             } | null;
+                            /** @description Urgent notices come before every other, and their push passes the parents' preferences and quiet hours */
+                            is_urgent: boolean;
+                            /** @description Not published yet: it publishes itself at publish_at */
+                            scheduled: boolean;
+                            publish_at: string | null;
                             published_at: string | null;
                             /** @description ISO 8601 timestamp in UTC */
                             created_at: string;
@@ -7424,6 +7477,7 @@ export interface operations {
                      *                 1
                      *               ]
                      *             },
+                     *             "publish_at": "2026-11-22T09:30:00.000Z",
                      *             "published_at": "2026-11-22T09:30:00.000Z",
                      *             "created_at": "2026-11-22T09:30:00.000Z",
                      *             "updated_at": "2026-11-22T09:30:00.000Z"
@@ -7451,7 +7505,7 @@ export interface operations {
                                 /** @enum {string} */
                                 activity_type: "event" | "announcement";
                                 /** @enum {string} */
-                                status: "draft" | "published" | "cancelled";
+                                status: "draft" | "scheduled" | "published" | "cancelled";
                                 staff_id: number;
                                 /** @description The author, the same as staff_id */
                                 author_id: number;
@@ -7464,6 +7518,8 @@ export interface operations {
                                     group_ids: number[];
                                     student_ids: number[];
                                 } | null;
+                                /** @description A scheduled activity publishes itself then */
+                                publish_at: string | null;
                                 /** @description When it was first published (and pushed) */
                                 published_at: string | null;
                                 /** @description ISO 8601 timestamp in UTC */
@@ -7538,6 +7594,9 @@ export interface operations {
                      *                 1
                      *               ]
                      *             },
+                     *             "is_urgent": true,
+                     *             "scheduled": true,
+                     *             "publish_at": "2026-11-22T09:30:00.000Z",
                      *             "published_at": "2026-11-22T09:30:00.000Z",
                      *             "created_at": "2026-11-22T09:30:00.000Z",
                      *             "updated_at": "2026-11-22T09:30:00.000Z"
@@ -7568,6 +7627,11 @@ export interface operations {
                                     group_ids: number[];
                                     student_ids: number[];
                                 } | null;
+                                /** @description Urgent notices come before every other, and their push passes the parents' preferences and quiet hours */
+                                is_urgent: boolean;
+                                /** @description Not published yet: it publishes itself at publish_at */
+                                scheduled: boolean;
+                                publish_at: string | null;
                                 published_at: string | null;
                                 /** @description ISO 8601 timestamp in UTC */
                                 created_at: string;
@@ -7622,6 +7686,13 @@ export interface operations {
                         /** @description Ids of the school's students */
                         student_ids?: number[];
                     } | null;
+                    /** @default false */
+                    is_urgent?: boolean;
+                    /**
+                     * Format: date-time
+                     * @description A future time: the notice stays off the parents' board, unpushed, until then
+                     */
+                    publish_at?: string;
                     school_id?: string;
                 };
             };
@@ -7658,6 +7729,9 @@ export interface operations {
                      *             1
                      *           ]
                      *         },
+                     *         "is_urgent": true,
+                     *         "scheduled": true,
+                     *         "publish_at": "2026-11-22T09:30:00.000Z",
                      *         "published_at": "2026-11-22T09:30:00.000Z",
                      *         "created_at": "2026-11-22T09:30:00.000Z",
                      *         "updated_at": "2026-11-22T09:30:00.000Z"
@@ -7684,6 +7758,11 @@ export interface operations {
                                 group_ids: number[];
                                 student_ids: number[];
                             } | null;
+                            /** @description Urgent notices come before every other, and their push passes the parents' preferences and quiet hours */
+                            is_urgent: boolean;
+                            /** @description Not published yet: it publishes itself at publish_at */
+                            scheduled: boolean;
+                            publish_at: string | null;
                             published_at: string | null;
                             /** @description ISO 8601 timestamp in UTC */
                             created_at: string;
@@ -7733,6 +7812,12 @@ export interface operations {
                         /** @description Ids of the school's students */
                         student_ids?: number[];
                     } | null;
+                    is_urgent?: boolean;
+                    /**
+                     * Format: date-time
+                     * @description A future time: the notice stays off the parents' board, unpushed, until then
+                     */
+                    publish_at?: string;
                     school_id?: string;
                 };
             };
@@ -7769,6 +7854,9 @@ export interface operations {
                      *             1
                      *           ]
                      *         },
+                     *         "is_urgent": true,
+                     *         "scheduled": true,
+                     *         "publish_at": "2026-11-22T09:30:00.000Z",
                      *         "published_at": "2026-11-22T09:30:00.000Z",
                      *         "created_at": "2026-11-22T09:30:00.000Z",
                      *         "updated_at": "2026-11-22T09:30:00.000Z"
@@ -7795,6 +7883,11 @@ export interface operations {
                                 group_ids: number[];
                                 student_ids: number[];
                             } | null;
+                            /** @description Urgent notices come before every other, and their push passes the parents' preferences and quiet hours */
+                            is_urgent: boolean;
+                            /** @description Not published yet: it publishes itself at publish_at */
+                            scheduled: boolean;
+                            publish_at: string | null;
                             published_at: string | null;
                             /** @description ISO 8601 timestamp in UTC */
                             created_at: string;

@@ -269,10 +269,13 @@ export function consoleResources(ctx: AppContext): ResourceWithOptions[] {
       options: {
         navigation: nav.communication,
         sort: { sortBy: 'created_at', direction: 'desc' },
-        listProperties: ['id', 'notice_title', 'notice_type', 'is_important', 'created_at'],
-        filterProperties: ['notice_title', 'notice_type', 'is_important', 'notice_deleted', 'created_at'],
-        showProperties: ['school_id', 'id', 'notice_title', 'notice_type', 'is_important', 'notice_desc', 'created_by_type', 'created_by_id', 'notice_deleted', 'created_at', 'updated_at'],
-        editProperties: ['school_id', 'notice_title', 'notice_type', 'is_important', 'notice_desc'],
+        listProperties: ['id', 'notice_title', 'notice_type', 'is_urgent', 'is_important', 'publish_at', 'published_at', 'created_at'],
+        filterProperties: ['notice_title', 'notice_type', 'is_urgent', 'is_important', 'notice_deleted', 'created_at'],
+        showProperties: [
+          'school_id', 'id', 'notice_title', 'notice_type', 'is_urgent', 'is_important', 'notice_desc', 'publish_at', 'published_at', 'created_by_type', 'created_by_id',
+          'notice_deleted', 'created_at', 'updated_at',
+        ],
+        editProperties: ['school_id', 'notice_title', 'notice_type', 'is_urgent', 'is_important', 'publish_at', 'notice_desc'],
         properties: {
           notice_title: { isTitle: true },
           notice_type: { availableValues: choices(noticeTypes) },
@@ -283,7 +286,7 @@ export function consoleResources(ctx: AppContext): ResourceWithOptions[] {
       },
       services: {
         noun: 'Notice',
-        fields: { notice_title: 'text', notice_type: 'text', is_important: 'boolean', notice_desc: 'nullableText' },
+        fields: { notice_title: 'text', notice_type: 'text', is_urgent: 'boolean', is_important: 'boolean', publish_at: 'text', notice_desc: 'nullableText' },
         create: (c, p, input) => createNotice(c, p, input as never),
         update: (c, p, i, changes) => updateNotice(c, p, i, changes as never),
         remove: (c, p, i) => deleteNotice(c, p, i),
@@ -297,8 +300,10 @@ export function consoleResources(ctx: AppContext): ResourceWithOptions[] {
         sort: { sortBy: 'created_at', direction: 'desc' },
         listProperties: ['id', 'title', 'activity_type', 'status', 'staff_id', 'student_id', 'created_at'],
         filterProperties: ['title', 'activity_type', 'status', 'staff_id', 'student_id', 'deleted_status', 'created_at'],
-        showProperties: ['school_id', 'id', 'title', 'activity_type', 'status', 'staff_id', 'student_id', 'description', 'deleted_status', 'created_at', 'updated_at'],
-        editProperties: ['school_id', 'title', 'activity_type', 'status', 'staff_id', 'student_id', 'description'],
+        showProperties: [
+          'school_id', 'id', 'title', 'activity_type', 'status', 'publish_at', 'published_at', 'staff_id', 'student_id', 'description', 'deleted_status', 'created_at', 'updated_at',
+        ],
+        editProperties: ['school_id', 'title', 'activity_type', 'status', 'publish_at', 'staff_id', 'student_id', 'description'],
         properties: {
           title: { isTitle: true },
           activity_type: { availableValues: choices(activityTypes) },
@@ -312,7 +317,7 @@ export function consoleResources(ctx: AppContext): ResourceWithOptions[] {
       },
       services: {
         noun: 'Activity',
-        fields: { title: 'text', activity_type: 'text', status: 'text', staff_id: 'number', student_id: 'reference', description: 'nullableText' },
+        fields: { title: 'text', activity_type: 'text', status: 'text', publish_at: 'text', staff_id: 'number', student_id: 'reference', description: 'nullableText' },
         create: (c, p, input) => createActivity(c, p, input as never),
         update: (c, p, i, changes) => updateActivity(c, p, i, changes as never),
         remove: (c, p, i) => deleteActivity(c, p, i),

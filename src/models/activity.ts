@@ -2,7 +2,7 @@ import { Model, type CreationOptional, type InferAttributes, type InferCreationA
 import { date, flag, modelOptions, pk, ref, schoolId, str, text, timestamps } from './columns.js';
 
 export const activityTypes = ['event', 'announcement'] as const;
-export const activityStatuses = ['draft', 'published', 'cancelled'] as const;
+export const activityStatuses = ['draft', 'scheduled', 'published', 'cancelled'] as const;
 
 export class Activity extends Model<InferAttributes<Activity>, InferCreationAttributes<Activity>> {
   declare id: CreationOptional<number>;
@@ -17,6 +17,8 @@ export class Activity extends Model<InferAttributes<Activity>, InferCreationAttr
   declare deleted_status: CreationOptional<number>;
   /** 0: the whole school; 1: its audience_targets rows say who. */
   declare audience_scope: CreationOptional<number>;
+  /** A scheduled activity publishes itself then. */
+  declare publish_at: CreationOptional<Date | null>;
   /** When it was first published (its push went out then); never moved afterwards. */
   declare published_at: CreationOptional<Date | null>;
   /** The last reminder to its unread families: at most one an hour. */
@@ -28,7 +30,7 @@ export class Activity extends Model<InferAttributes<Activity>, InferCreationAttr
     Activity.init(
       {
         id: pk(), school_id: schoolId(), title: str(200), description: text(), activity_type: str(20, false, 'announcement'),
-        staff_id: ref(), student_id: ref(true), status: str(16, false, 'draft'), deleted_status: flag(0), audience_scope: flag(0), published_at: date(), reminded_at: date(), ...timestamps(),
+        staff_id: ref(), student_id: ref(true), status: str(16, false, 'draft'), deleted_status: flag(0), audience_scope: flag(0), publish_at: date(), published_at: date(), reminded_at: date(), ...timestamps(),
       },
       {
         sequelize, tableName: 'activities', modelName: 'Activity', ...modelOptions,
@@ -38,6 +40,7 @@ export class Activity extends Model<InferAttributes<Activity>, InferCreationAttr
           { name: 'activities_school_student', fields: ['school_id', 'student_id'] },
           { name: 'activities_school_staff', fields: ['school_id', 'staff_id'] },
           { name: 'activities_author', fields: ['school_id', 'staff_id', 'status', 'deleted_status', 'created_at', 'id'] },
+          { name: 'activities_due', fields: ['status', 'publish_at'] },
         ],
       },
     );

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.js';
+import { sqlTime } from '../db.js';
 import type { PushMessage, PushResult } from './provider.js';
 import { pushProvider, sendMessage } from './providers.js';
 import { every, type Periodic } from '../jobs/periodic.js';
@@ -43,11 +44,7 @@ export interface DeliveryCounts {
   skipped: number;
 }
 
-/**
- * A time bound into raw SQL. Sequelize drops the milliseconds of a Date replacement on MySQL, which
- * would leave a row written this second not yet due; the string keeps them (SQLite keeps them anyway).
- */
-const at = (ctx: AppContext, d: Date): Date | string => (ctx.db.dialect === 'mysql' ? d.toISOString().replace('T', ' ').replace('Z', '') : d);
+const at = (ctx: AppContext, d: Date) => sqlTime(ctx.db.dialect, d);
 
 const rowColumns = 'id, school_id, channel, target_type, session_id, address, title, body, data, attempts';
 

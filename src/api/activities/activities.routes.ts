@@ -18,6 +18,7 @@ const activityView = z.object({
   author_name: z.string().nullable(),
   student_id: z.number().nullable().describe('The one student an audience of exactly one student names; else null'),
   audience: audienceView,
+  publish_at: timestamp().nullable().describe('A scheduled activity publishes itself then'),
   published_at: timestamp().nullable().describe('When it was first published (and pushed)'),
   created_at: timestamp(),
   updated_at: timestamp(),

@@ -16,12 +16,15 @@ const noticeView = z.object({
   created_by_type: z.enum(['admin', 'staff']).nullable(),
   created_by_id: z.number().nullable(),
   audience: audienceView,
+  is_urgent: z.boolean().describe('Urgent notices come before every other, and their push passes the parents\' preferences and quiet hours'),
+  scheduled: z.boolean().describe('Not published yet: it publishes itself at publish_at'),
+  publish_at: timestamp().nullable(),
   published_at: timestamp().nullable(),
   created_at: timestamp(),
   updated_at: timestamp(),
 });
 
-const boardOrder = 'Important notices first, then newest first. `limit` defaults to 20, at most 100.';
+const boardOrder = 'Urgent notices first, then important ones, then newest first. `limit` defaults to 20, at most 100.';
 const example = { notice_title: 'School closed on Friday', notice_desc: 'For the regional holiday.', notice_type: 'holiday', is_important: true };
 
 export function registerNoticeboardRoutes(r: Routers): void {

@@ -2,8 +2,8 @@ import { QueryTypes, type Transaction } from 'sequelize';
 import { z } from 'zod';
 import { pageQuery } from '../../api/schemas.js';
 import type { AppContext, Principal } from '../../context.js';
-import { iso } from '../../db.js';
-import { badRequest, fieldError, forbidden, notFound } from '../../errors.js';
+import { iso, sqlTime } from '../../db.js';
+import { badRequest, conflict, fieldError, forbidden, notFound } from '../../errors.js';
 import { Activity, Staff } from '../../models/index.js';
 import { activityStatuses, activityTypes } from '../../models/activity.js';
 import { requirePermission, requireSchoolAdmin } from '../access/guards.js';
@@ -32,17 +32,20 @@ export const activityFields = {
   /** Null: school-wide; a value targets one student (the same as `audience: {student_ids: [N]}`). */
   student_id: recordId().nullable(),
   audience: audienceInput,
+  /** With status `scheduled`: when the activity publishes itself (and its push goes out). */
+  publish_at: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp' }).describe('A future time; the activity stays `scheduled`, hidden from parents, until then'),
 };
 
 export const newActivitySchema = z.object({
   title: activityFields.title,
   description: activityFields.description.optional(),
   activity_type: activityFields.activity_type.default('announcement'),
-  // Posting publishes unless the author keeps a draft.
-  status: activityFields.status.default('published'),
+  // Posting publishes unless the author keeps a draft or schedules it (a publish_at alone schedules).
+  status: activityFields.status.optional().describe('published unless a publish_at is given (scheduled)'),
   staff_id: activityFields.staff_id.optional(),
   student_id: activityFields.student_id.optional(),
   audience: activityFields.audience.optional(),
+  publish_at: activityFields.publish_at.optional(),
 });
 export type NewActivity = z.input<typeof newActivitySchema>;
 
@@ -54,6 +57,7 @@ export const activityChangesSchema = z.object({
   staff_id: activityFields.staff_id.optional(),
   student_id: activityFields.student_id.optional(),
   audience: activityFields.audience.optional(),
+  publish_at: activityFields.publish_at.optional(),
 });
 export type ActivityChanges = z.input<typeof activityChangesSchema>;
 
@@ -95,6 +99,7 @@ export interface ActivityView {
   student_id: number | null;
   /** Who it is for; null for the whole school. */
   audience: Audience | null;
+  publish_at: string | null;
   published_at: string | null;
   created_at: string;
   updated_at: string;
@@ -113,6 +118,7 @@ interface ActivityRow {
   author_name: string | null;
   student_id: number | null;
   audience_scope: number;
+  publish_at: unknown;
   published_at: unknown;
   created_at: unknown;
   updated_at: unknown;
@@ -131,6 +137,7 @@ const view = (r: ActivityRow, audience: Audience | null = null): ActivityView =>
   author_name: r.author_name ?? null,
   student_id: r.student_id === null || r.student_id === undefined ? null : Number(r.student_id),
   audience,
+  publish_at: iso(r.publish_at),
   published_at: iso(r.published_at),
   created_at: iso(r.created_at)!,
   updated_at: iso(r.updated_at)!,
@@ -144,7 +151,7 @@ async function views(schoolId: string, rows: ActivityRow[]): Promise<ActivityVie
 }
 
 const COLUMNS = `a.id, a.school_id, a.title, a.description, a.activity_type, a.status, a.staff_id, s.name AS author_name,
-  a.student_id, a.audience_scope, a.published_at, a.created_at, a.updated_at`;
+  a.student_id, a.audience_scope, a.publish_at, a.published_at, a.created_at, a.updated_at`;
 const AUTHOR = 'LEFT JOIN staff s ON s.id = a.staff_id AND s.school_id = a.school_id';
 const NEWEST = 'ORDER BY a.created_at DESC, a.id DESC';
 
@@ -170,6 +177,18 @@ async function requestedAudience(principal: Principal, data: { audience?: z.outp
   return audience;
 }
 
+/**
+ * A schedule: `publish_at` goes with status `scheduled` (alone, it means scheduled) and must be in
+ * the future; `scheduled` needs a time. Returns the status and time to store.
+ */
+function schedule(status: ActivityStatus | undefined, publishAt: string | undefined, current?: { status: string; publish_at: string | null }) {
+  const next = status ?? (publishAt !== undefined ? 'scheduled' : current?.status);
+  if (publishAt !== undefined && next !== 'scheduled') throw fieldError('publish_at', 'goes with status scheduled');
+  if (publishAt !== undefined && new Date(publishAt).getTime() <= Date.now()) throw fieldError('publish_at', 'must be in the future');
+  if (next === 'scheduled' && publishAt === undefined && !(current?.status === 'scheduled' && current.publish_at)) throw fieldError('publish_at', 'is required for a scheduled activity');
+  return { status: next as ActivityStatus | undefined, publish_at: publishAt !== undefined ? new Date(publishAt) : undefined };
+}
+
 /** The `student_id` an audience of exactly one student keeps on the row, for the clients that read it. */
 const soleStudent = (a: Audience | null) => (a && a.student_ids.length === 1 && !a.grades.length && !a.group_ids.length ? a.student_ids[0]! : null);
 
@@ -178,10 +197,10 @@ const soleStudent = (a: Audience | null) => (a && a.student_ids.length === 1 && 
  * outbox in the same transaction. `published_at` is set by a conditional update, so a second publish
  * (an edit, a status moved back and forth, a concurrent request) pushes nothing.
  */
-async function publish(ctx: AppContext, principal: Principal, id: number, transaction: Transaction): Promise<void> {
+export async function publishActivity(ctx: AppContext, principal: Principal, id: number, transaction: Transaction): Promise<void> {
   const [, claimed] = (await ctx.db.sequelize.query(
     "UPDATE activities SET published_at = :now WHERE id = :id AND school_id = :school AND status = 'published' AND published_at IS NULL AND deleted_status = 0",
-    { replacements: { id, school: principal.schoolId, now: new Date() }, type: QueryTypes.UPDATE, transaction },
+    { replacements: { id, school: principal.schoolId, now: sqlTime(ctx.db.dialect, new Date()) }, type: QueryTypes.UPDATE, transaction },
   )) as unknown as [unknown, number];
   if (!claimed) return;
   const activity = await findActivity(ctx, principal, id, transaction);
@@ -217,6 +236,7 @@ export async function createActivity(ctx: AppContext, principal: Principal, inpu
   requirePermission(principal, 'activities.create');
   const data = parseInput(newActivitySchema, input);
   const staffId = await authorOf(principal, data.staff_id);
+  const planned = schedule(data.status, data.publish_at);
   return ctx.db.sequelize.transaction(async (transaction) => {
     const audience = (await requestedAudience(principal, data, transaction)) ?? null;
     const created = await Activity.create({
@@ -224,13 +244,14 @@ export async function createActivity(ctx: AppContext, principal: Principal, inpu
       title: data.title,
       description: data.description ?? null,
       activity_type: data.activity_type,
-      status: data.status,
+      status: planned.status ?? 'published',
+      publish_at: planned.publish_at ?? null,
       staff_id: staffId,
       student_id: soleStudent(audience),
       audience_scope: audience ? 1 : 0,
     }, { transaction });
     await saveAudience(principal.schoolId, 'activity', created.id, audience, transaction);
-    await publish(ctx, principal, created.id, transaction);
+    await publishActivity(ctx, principal, created.id, transaction);
     return findActivity(ctx, principal, created.id, transaction);
   });
 }
@@ -246,10 +267,13 @@ export async function updateActivity(ctx: AppContext, principal: Principal, id: 
   if (data.staff_id !== undefined && principal.type === 'staff' && data.staff_id !== principal.userId) {
     throw forbidden('staff_id must be your own id');
   }
-  const { staff_id: _author, audience: _audience, student_id: _student, ...patch } = data;
+  const { staff_id: _author, audience: _audience, student_id: _student, publish_at: publishAt, ...rest } = data;
   if (Object.values(data).every((v) => v === undefined)) throw badRequest('Send at least one field to change');
   const current = await findActivity(ctx, principal, id);
   requireEditRights(principal, current);
+  if (current.published_at && (publishAt !== undefined || data.status === 'scheduled')) throw conflict('A published activity cannot be scheduled again');
+  const planned = data.status !== undefined || publishAt !== undefined ? schedule(data.status, publishAt, current) : { status: undefined, publish_at: undefined };
+  const patch = { ...rest, ...(planned.status !== undefined ? { status: planned.status } : {}), ...(planned.publish_at ? { publish_at: planned.publish_at } : {}) };
   return ctx.db.sequelize.transaction(async (transaction) => {
     const audience = await requestedAudience(principal, data, transaction);
     const fields = { ...patch, ...(audience !== undefined ? { student_id: soleStudent(audience), audience_scope: audience ? 1 : 0 } : {}) };
@@ -258,7 +282,7 @@ export async function updateActivity(ctx: AppContext, principal: Principal, id: 
     // Deleted between the read and the write.
     if (affected === 0) throw notFound('Activity');
     if (audience !== undefined) await saveAudience(principal.schoolId, 'activity', id, audience, transaction);
-    if (patch.status === 'published') await publish(ctx, principal, id, transaction);
+    if (patch.status === 'published') await publishActivity(ctx, principal, id, transaction);
     return findActivity(ctx, principal, id, transaction);
   });
 }
@@ -283,11 +307,13 @@ export async function listTeacherActivities(ctx: AppContext, principal: Principa
   const me = principal.type === 'staff' ? principal.userId : 0;
   const params: Record<string, unknown> = { school: principal.schoolId, me, limit, offset: offsetOf({ page, limit }) };
   const clauses = ['a.school_id = :school', 'a.deleted_status = 0'];
-  if (status === 'draft') clauses.push('a.staff_id = :me', "a.status = 'draft'");
-  else if (status) {
+  if (status === 'draft' || status === 'scheduled') {
+    clauses.push('a.staff_id = :me', 'a.status = :status');
+    params.status = status;
+  } else if (status) {
     clauses.push('a.status = :status');
     params.status = status;
-  } else clauses.push("(a.status <> 'draft' OR a.staff_id = :me)");
+  } else clauses.push("(a.status NOT IN ('draft', 'scheduled') OR a.staff_id = :me)");
   if (activity_type) {
     clauses.push('a.activity_type = :type');
     params.type = activity_type;

@@ -2,7 +2,7 @@ import { QueryTypes } from 'sequelize';
 import { z } from 'zod';
 import { id as idField, pageQuery } from '../../api/schemas.js';
 import type { AppContext, Principal } from '../../context.js';
-import { iso } from '../../db.js';
+import { iso, sqlTime } from '../../db.js';
 import { AppError, forbidden, notFound } from '../../errors.js';
 import { hasPermission, requireSchoolAdmin } from '../access/guards.js';
 import { assertParentCanSee } from '../engagement/visibility.js';
@@ -56,7 +56,7 @@ async function itemFor(ctx: AppContext, principal: Principal, entity: AudienceEn
   if (principal.type === 'admin') requireSchoolAdmin(principal);
   const sql = entity === 'activity'
     ? "SELECT id, title, audience_scope AS scope, status = 'published' AS published, staff_id AS author, reminded_at FROM activities WHERE id = :id AND school_id = :school AND deleted_status = 0"
-    : 'SELECT id, notice_title AS title, audience_scope AS scope, 1 AS published, NULL AS author, reminded_at FROM notices WHERE id = :id AND school_id = :school AND notice_deleted = 0';
+    : 'SELECT id, notice_title AS title, audience_scope AS scope, published_at IS NOT NULL AS published, NULL AS author, reminded_at FROM notices WHERE id = :id AND school_id = :school AND notice_deleted = 0';
   const [row] = await ctx.db.select<Record<string, unknown>>(sql, { id, school: principal.schoolId });
   if (!row) throw notFound(entity === 'activity' ? 'Activity' : 'Notice');
   const item = { id: Number(row.id), title: String(row.title), scope: Number(row.scope), published: Number(row.published) === 1, author: row.author == null ? null : Number(row.author), reminded_at: row.reminded_at };
@@ -131,7 +131,7 @@ export async function remindUnread(ctx: AppContext, principal: Principal, entity
   return ctx.db.sequelize.transaction(async (transaction) => {
     const [, claimed] = (await ctx.db.sequelize.query(
       `UPDATE ${table[entity]} SET reminded_at = :now WHERE id = :id AND school_id = :school AND (reminded_at IS NULL OR reminded_at <= :since)`,
-      { replacements: { id, school: principal.schoolId, now, since: new Date(now.getTime() - REMINDER_GAP_MS) }, type: QueryTypes.UPDATE, transaction },
+      { replacements: { id, school: principal.schoolId, now: sqlTime(ctx.db.dialect, now), since: sqlTime(ctx.db.dialect, new Date(now.getTime() - REMINDER_GAP_MS)) }, type: QueryTypes.UPDATE, transaction },
     )) as unknown as [unknown, number];
     if (!claimed) {
       const last = new Date(iso(item.reminded_at) ?? now.toISOString()).getTime();

@@ -32,7 +32,8 @@ const CHILDREN = 'SELECT c.id FROM students c WHERE c.school_id = :school AND c.
 const parentVisible: Record<EntityType, string> = {
   activity: `SELECT a.id FROM activities a
               WHERE a.id = :id AND a.school_id = :school AND a.status = 'published' AND a.deleted_status = 0 AND ${audienceVisible('a', 'activity')}`,
-  noticeboard: `SELECT n.id FROM notices n WHERE n.id = :id AND n.school_id = :school AND n.notice_deleted = 0 AND ${audienceVisible('n', 'noticeboard')}`,
+  noticeboard: `SELECT n.id FROM notices n
+                 WHERE n.id = :id AND n.school_id = :school AND n.notice_deleted = 0 AND n.published_at IS NOT NULL AND ${audienceVisible('n', 'noticeboard')}`,
   write_to: 'SELECT w.id FROM write_to_requests w WHERE w.id = :id AND w.school_id = :school AND w.parent_id = :parent',
   diary: `SELECT d.id FROM diary_entries d
            WHERE d.id = :id AND d.school_id = :school AND d.deleted_status = 0

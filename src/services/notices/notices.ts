@@ -2,8 +2,8 @@ import { QueryTypes, type Transaction } from 'sequelize';
 import { z } from 'zod';
 import { pageQuery } from '../../api/schemas.js';
 import type { AppContext, Principal } from '../../context.js';
-import { iso } from '../../db.js';
-import { badRequest, forbidden, notFound } from '../../errors.js';
+import { iso, sqlTime } from '../../db.js';
+import { badRequest, conflict, fieldError, forbidden, notFound } from '../../errors.js';
 import { Notice } from '../../models/index.js';
 import { noticeTypes } from '../../models/notice.js';
 import { requirePermission, requireSchoolAdmin } from '../access/guards.js';
@@ -24,6 +24,9 @@ export const noticeFields = {
   /** Important notices are pinned above the others in every listing. */
   is_important: z.boolean(),
   audience: audienceInput,
+  /** Pushed past the parents' preferences and quiet hours and listed first (admins and `noticeboard.manage`). */
+  is_urgent: z.boolean(),
+  publish_at: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp' }).describe('A future time: the notice stays off the parents\' board, unpushed, until then'),
 };
 
 export const newNoticeSchema = z.object({
@@ -32,6 +35,8 @@ export const newNoticeSchema = z.object({
   notice_type: noticeFields.notice_type.default('general'),
   is_important: noticeFields.is_important.default(false),
   audience: noticeFields.audience.optional(),
+  is_urgent: noticeFields.is_urgent.default(false),
+  publish_at: noticeFields.publish_at.optional(),
 });
 export type NewNotice = z.input<typeof newNoticeSchema>;
 
@@ -41,6 +46,8 @@ export const noticeChangesSchema = z.object({
   notice_type: noticeFields.notice_type.optional(),
   is_important: noticeFields.is_important.optional(),
   audience: noticeFields.audience.optional(),
+  is_urgent: noticeFields.is_urgent.optional(),
+  publish_at: noticeFields.publish_at.optional(),
 });
 export type NoticeChanges = z.input<typeof noticeChangesSchema>;
 
@@ -62,6 +69,10 @@ export interface NoticeView {
   created_by_id: number | null;
   /** Who it is for; null for the whole school. */
   audience: Audience | null;
+  is_urgent: boolean;
+  /** Scheduled: not yet published (its time is publish_at). */
+  scheduled: boolean;
+  publish_at: string | null;
   published_at: string | null;
   created_at: string;
   updated_at: string;
@@ -69,8 +80,10 @@ export interface NoticeView {
   read_at?: string | null;
 }
 
-interface NoticeRow extends Omit<NoticeView, 'is_important' | 'audience' | 'published_at' | 'created_at' | 'updated_at' | 'read_at'> {
+interface NoticeRow extends Omit<NoticeView, 'is_important' | 'is_urgent' | 'scheduled' | 'audience' | 'publish_at' | 'published_at' | 'created_at' | 'updated_at' | 'read_at'> {
   is_important: unknown;
+  is_urgent: unknown;
+  publish_at: unknown;
   audience_scope: number;
   published_at: unknown;
   created_at: unknown;
@@ -89,15 +102,18 @@ const view = (r: NoticeRow, audience: Audience | null = null): NoticeView => ({
   created_by_type: r.created_by_type ?? null,
   created_by_id: r.created_by_id === null || r.created_by_id === undefined ? null : Number(r.created_by_id),
   audience,
+  is_urgent: Number(r.is_urgent) === 1,
+  scheduled: r.published_at == null,
+  publish_at: iso(r.publish_at),
   published_at: iso(r.published_at),
   created_at: iso(r.created_at)!,
   updated_at: iso(r.updated_at)!,
   ...(r.read_at !== undefined ? { read_at: iso(r.read_at) } : {}),
 });
 
-const COLUMNS = 'n.id, n.school_id, n.notice_title, n.notice_desc, n.notice_type, n.is_important, n.created_by_type, n.created_by_id, n.audience_scope, n.published_at, n.created_at, n.updated_at';
+const COLUMNS = 'n.id, n.school_id, n.notice_title, n.notice_desc, n.notice_type, n.is_important, n.created_by_type, n.created_by_id, n.audience_scope, n.is_urgent, n.publish_at, n.published_at, n.created_at, n.updated_at';
 /** Pinned first, then newest: the order of (school_id, notice_deleted, is_important, created_at, id) read backwards. */
-const BOARD_ORDER = 'ORDER BY n.is_important DESC, n.created_at DESC, n.id DESC';
+const BOARD_ORDER = 'ORDER BY n.is_urgent DESC, n.is_important DESC, n.created_at DESC, n.id DESC';
 
 async function findNotice(ctx: AppContext, principal: Principal, id: number, transaction?: Transaction): Promise<NoticeView> {
   const [row] = await ctx.db.sequelize.query<NoticeRow>(`SELECT ${COLUMNS} FROM notices n WHERE n.id = :id AND n.school_id = :school AND n.notice_deleted = 0`, {
@@ -123,6 +139,8 @@ async function views(schoolId: string, rows: NoticeRow[]): Promise<NoticeView[]>
 export async function createNotice(ctx: AppContext, principal: Principal, input: NewNotice): Promise<NoticeView> {
   requirePermission(principal, 'noticeboard.create');
   const data = parseInput(newNoticeSchema, input);
+  if (data.is_urgent) requirePermission(principal, 'noticeboard.manage');
+  const publishAt = futureTime(data.publish_at);
   return ctx.db.sequelize.transaction(async (transaction) => {
     const audience = normalizeAudience(data.audience);
     await checkAudience(principal, audience, 'noticeboard.manage', transaction);
@@ -135,22 +153,53 @@ export async function createNotice(ctx: AppContext, principal: Principal, input:
       created_by_type: principal.type === 'staff' ? 'staff' : 'admin',
       created_by_id: principal.userId || null,
       audience_scope: audience ? 1 : 0,
-      published_at: new Date(),
+      is_urgent: data.is_urgent,
+      publish_at: publishAt ?? null,
     }, { transaction });
     await saveAudience(principal.schoolId, 'noticeboard', created.id, audience, transaction);
-    await pushToFamilies(ctx, { schoolId: principal.schoolId, entity: 'noticeboard', id: created.id, scope: audience ? 1 : 0 }, {
-      event: 'notice_published', entity_type: 'noticeboard', entity_id: created.id, title: data.notice_title,
-      body: (data.notice_desc ?? '').slice(0, 200) || 'A new notice from school',
-    }, transaction);
+    if (!publishAt) await publishNotice(ctx, principal.schoolId, created.id, new Date(), transaction);
     return findNotice(ctx, principal, created.id, transaction);
   });
+}
+
+/** A publish time given for a notice: in the future, else 400. */
+function futureTime(value: string | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  const at = new Date(value);
+  if (at.getTime() <= Date.now()) throw fieldError('publish_at', 'must be in the future');
+  return at;
+}
+
+/**
+ * Publishing a notice (when it is posted, or when its scheduled time comes): `published_at` is
+ * claimed by a conditional update, so it happens once, whichever instance gets there; its families
+ * get one push each (an urgent notice past their preferences and quiet hours), in the transaction.
+ */
+export async function publishNotice(ctx: AppContext, schoolId: string, id: number, now: Date, transaction: Transaction): Promise<boolean> {
+  const [, claimed] = (await ctx.db.sequelize.query(
+    'UPDATE notices SET published_at = :now WHERE id = :id AND school_id = :school AND published_at IS NULL AND notice_deleted = 0 AND (publish_at IS NULL OR publish_at <= :now)',
+    { replacements: { id, school: schoolId, now: sqlTime(ctx.db.dialect, now) }, type: QueryTypes.UPDATE, transaction },
+  )) as unknown as [unknown, number];
+  if (!claimed) return false;
+  const [notice] = await ctx.db.sequelize.query<{ notice_title: string; notice_desc: string | null; audience_scope: number; is_urgent: unknown }>(
+    'SELECT notice_title, notice_desc, audience_scope, is_urgent FROM notices WHERE id = :id AND school_id = :school',
+    { replacements: { id, school: schoolId }, type: QueryTypes.SELECT, transaction },
+  );
+  await pushToFamilies(ctx, { schoolId, entity: 'noticeboard', id, scope: Number(notice!.audience_scope) }, {
+    event: 'notice_published', entity_type: 'noticeboard', entity_id: id, title: notice!.notice_title,
+    body: (notice!.notice_desc ?? '').slice(0, 200) || 'A new notice from school', overridePreferences: Number(notice!.is_urgent) === 1,
+  }, transaction);
+  return true;
 }
 
 /** School admins (and staff with `noticeboard.manage`) edit any notice of the school; an edit pushes nothing. */
 export async function updateNotice(ctx: AppContext, principal: Principal, id: number, changes: NoticeChanges): Promise<NoticeView> {
   requirePermission(principal, 'noticeboard.manage');
-  const { audience: requested, ...patch } = parseInput(noticeChangesSchema, changes);
-  if (requested === undefined && Object.values(patch).every((v) => v === undefined)) throw badRequest('Send at least one field to change');
+  const { audience: requested, publish_at: publishAtInput, ...rest } = parseInput(noticeChangesSchema, changes);
+  if (requested === undefined && publishAtInput === undefined && Object.values(rest).every((v) => v === undefined)) throw badRequest('Send at least one field to change');
+  const publishAt = futureTime(publishAtInput);
+  if (publishAt && (await findNotice(ctx, principal, id)).published_at) throw conflict('A published notice cannot be scheduled again');
+  const patch = { ...rest, ...(publishAt ? { publish_at: publishAt } : {}) };
   return ctx.db.sequelize.transaction(async (transaction) => {
     const audience = requested === undefined ? undefined : normalizeAudience(requested);
     if (audience !== undefined) await checkAudience(principal, audience, 'noticeboard.manage', transaction);
@@ -170,9 +219,15 @@ export async function deleteNotice(_ctx: AppContext, principal: Principal, id: n
   if (affected === 0) throw notFound('Notice');
 }
 
-function boardFilter(schoolId: string, query: { notice_type?: string; grade?: string; group_id?: number }) {
+/** `published`: only published notices; a staff id: published ones and that staff member's scheduled ones; neither: all (admins). */
+function boardFilter(schoolId: string, query: { notice_type?: string; grade?: string; group_id?: number }, shown: { published?: boolean; staffId?: number } = {}) {
   const params: Record<string, unknown> = { school: schoolId };
   const clauses = ['n.school_id = :school', 'n.notice_deleted = 0'];
+  if (shown.published) clauses.push('n.published_at IS NOT NULL');
+  if (shown.staffId !== undefined) {
+    clauses.push("(n.published_at IS NOT NULL OR (n.created_by_type = 'staff' AND n.created_by_id = :me))");
+    params.me = shown.staffId;
+  }
   if (query.notice_type) {
     clauses.push('n.notice_type = :type');
     params.type = query.notice_type;
@@ -186,7 +241,7 @@ function boardFilter(schoolId: string, query: { notice_type?: string; grade?: st
  * notices_board; with one, of notices_board_type, which puts notice_type before the order columns.
  */
 async function board(ctx: AppContext, principal: Principal, query: z.output<typeof teacherNoticeQuerySchema>): Promise<NoticeView[]> {
-  const { where, params } = boardFilter(principal.schoolId, query);
+  const { where, params } = boardFilter(principal.schoolId, query, principal.type === 'staff' ? { staffId: principal.userId } : {});
   const rows = await ctx.db.select<NoticeRow>(`SELECT ${COLUMNS} FROM notices n WHERE ${where} ${BOARD_ORDER} LIMIT :limit OFFSET :offset`, {
     ...params,
     limit: query.limit,
@@ -202,7 +257,7 @@ async function board(ctx: AppContext, principal: Principal, query: z.output<type
 export async function listParentNotices(ctx: AppContext, principal: Principal, input: NoticeBoardQuery = {}): Promise<NoticeView[]> {
   if (principal.type !== 'parent') throw forbidden('This noticeboard is for parents');
   const query = parseInput(noticeBoardQuerySchema, input);
-  const { where, params } = boardFilter(principal.schoolId, query);
+  const { where, params } = boardFilter(principal.schoolId, query, { published: true });
   const rows = await ctx.db.select<NoticeRow>(
     `SELECT ${COLUMNS}, r.read_at FROM notices n
        LEFT JOIN item_reads r ON r.school_id = n.school_id AND r.entity_type = 'noticeboard' AND r.entity_id = n.id AND r.parent_id = :parent
