@@ -12,7 +12,7 @@ export async function activity(schoolId: string, staffId: number, opts: Partial<
 }
 
 export async function notice(schoolId: string, opts: { deleted?: boolean } = {}) {
-  const row = await Notice.create({ school_id: schoolId, notice_title: 'Holiday on Friday', notice_type: 'holiday', notice_deleted: opts.deleted ? 1 : 0 });
+  const row = await Notice.create({ school_id: schoolId, notice_title: 'Holiday on Friday', notice_type: 'holiday', notice_deleted: opts.deleted ? 1 : 0, published_at: new Date() });
   return row.id;
 }
 

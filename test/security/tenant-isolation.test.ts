@@ -137,7 +137,7 @@ beforeAll(async () => {
   const admin = await AdminUser.create({ school_id: aSchool, name: `${MARK} admin`, email: `zz-${aSchool}@x.example`, password_hash: 'x', role: 'admin' });
   const activity = await Activity.create({ school_id: aSchool, title: `${MARK} activity`, description: MARK, staff_id: ta.id, status: 'published' });
   await Activity.create({ school_id: aSchool, title: `${MARK} targeted`, staff_id: ta.id, student_id: sa.id, status: 'published' });
-  const notice = await Notice.create({ school_id: aSchool, notice_title: `${MARK} notice`, notice_desc: MARK, is_important: true });
+  const notice = await Notice.create({ school_id: aSchool, notice_title: `${MARK} notice`, notice_desc: MARK, is_important: true, published_at: new Date() });
   const writeTo = await WriteToRequest.create({ school_id: aSchool, parent_id: pa.id, student_id: sa.id, type: 'query', subject: `${MARK} subject`, message: MARK });
   await WriteToReply.create({ school_id: aSchool, write_to_id: writeTo.id, author_type: 'staff', author_id: ta.id, author_name: MARK, message: `${MARK} reply` });
   const comment = await Comment.create({ school_id: aSchool, entity_type: 'activity', entity_id: activity.id, parent_id: pa.id, content: `${MARK} comment` });
