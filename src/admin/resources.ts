@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { BaseRecord, PropertyOptions, ResourceOptions, ResourceWithOptions } from 'adminjs';
 import type { Model, ModelStatic } from 'sequelize';
 import { z } from 'zod';
-import { email, id, name, password } from '../api/schemas.js';
+import { email, id, name, password } from '../services/schemas.js';
 import type { AppContext, Principal } from '../context.js';
 import { badRequest } from '../errors.js';
 import {

@@ -1,9 +1,10 @@
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import type { AppContext, Principal } from '../context.js';
-import { AppError, fieldError, forbidden, type FieldError } from '../errors.js';
+import { AppError, fieldError, forbidden } from '../errors.js';
 import type { UserType } from '../models/session.js';
-import { schoolIdField } from './schemas.js';
+import { schoolIdField } from '../services/schemas.js';
+import { zodDetails } from '../services/validation.js';
 
 export type AppName = 'parent-app' | 'teachers-app' | 'web-app';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -66,13 +67,6 @@ export interface RegisteredRoute {
   spec: RouteSpec<z.ZodType, z.ZodType, z.ZodType>;
 }
 
-/** Zod issues -> the contract's `details`, one entry per field. */
-export function zodDetails(error: z.ZodError, prefix?: string): FieldError[] {
-  return error.issues.map((i) => ({
-    field: [prefix, ...i.path.map(String)].filter(Boolean).join('.') || prefix || 'body',
-    message: i.message,
-  }));
-}
 
 /**
  * The path of the first string holding a NUL byte: no field of this domain carries one, and databases

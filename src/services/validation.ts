@@ -1,6 +1,13 @@
 import type { z } from 'zod';
-import { zodDetails } from '../api/route.js';
-import { AppError } from '../errors.js';
+import { AppError, type FieldError } from '../errors.js';
+
+/** Zod issues -> the contract's `details`, one entry per field. */
+export function zodDetails(error: z.ZodError, prefix?: string): FieldError[] {
+  return error.issues.map((i) => ({
+    field: [prefix, ...i.path.map(String)].filter(Boolean).join('.') || prefix || 'body',
+    message: i.message,
+  }));
+}
 
 /** Zod's message for an absent field, as the contract spells it ("is required"); other issues keep zod's own. */
 export const required = (issue: { input: unknown }) => (issue.input === undefined ? 'is required' : undefined);

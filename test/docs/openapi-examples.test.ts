@@ -1,7 +1,7 @@
 import { describe, it, expect } from '@jest/globals';
 import { z } from 'zod';
 import { exampleOf } from '../../src/api/openapi-examples.js';
-import { date, email, id, name, phone, pin, schoolIdField, title } from '../../src/api/schemas.js';
+import { date, email, id, name, phone, pin, schoolIdField, title } from '../../src/services/schemas.js';
 
 /** Examples generated for schemas no route has yet: a new route gets a valid example without writing one. */
 const generated = (schema: z.ZodType, io: 'input' | 'output' = 'input') =>

@@ -4,7 +4,7 @@ import {
   newActivitySchema, parentFeed, parentFeedQuerySchema, teacherActivityQuerySchema, updateActivity, webActivityQuerySchema,
 } from '../../services/activities/activities.js';
 import type { Routers } from '../routers.js';
-import { audienceView, idParam, schoolIdField, timestamp } from '../schemas.js';
+import { audienceView, idParam, schoolIdField, timestamp } from '../../services/schemas.js';
 
 const activityView = z.object({
   id: z.number(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createAdmin, deleteAdmin, listAdmins, schoolAdminRoles, updateAdmin } from '../../services/admins/admin-users.js';
 import type { Routers } from '../routers.js';
-import { email, idParam, name, password, timestamp } from '../schemas.js';
+import { email, idParam, name, password, timestamp } from '../../services/schemas.js';
 
 const adminView = z.object({ id: z.number(), name: z.string(), email: z.string(), role: z.string(), school_id: z.string().nullable(), created_at: timestamp() });
 const role = z.enum(schoolAdminRoles);

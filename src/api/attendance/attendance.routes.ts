@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { attendanceStatuses } from '../../models/attendance.js';
 import { childAttendance, listStaffAttendance, markAttendance } from '../../services/attendance/attendance.js';
 import type { Routers } from '../routers.js';
-import { date, id, timestamp } from '../schemas.js';
+import { date, id, timestamp } from '../../services/schemas.js';
 
 const status = z.enum(attendanceStatuses);
 

@@ -5,7 +5,7 @@ import { adminLogin, parentLogin, staffLogin } from '../../services/auth/login.j
 import { logout, sessionLifetimeMs, type DeviceInfo } from '../../services/auth/sessions.js';
 import { signup } from '../../services/schools/schools.js';
 import { appRouters, type Routers } from '../routers.js';
-import { device, email, name, password, phone, schoolIdField, sessionResponse } from '../schemas.js';
+import { device, email, name, password, phone, schoolIdField, sessionResponse } from '../../services/schemas.js';
 
 const deviceOf = (req: Request, body: DeviceInfo): DeviceInfo => ({
   fcm_token: body.fcm_token,

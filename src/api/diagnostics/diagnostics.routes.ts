@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { health, sendTestPush, testPushInput } from '../../services/diagnostics/diagnostics.js';
 import type { Routers } from '../routers.js';
-import { timestamp } from '../schemas.js';
+import { timestamp } from '../../services/schemas.js';
 
 const healthView = z.object({
   status: z.enum(['ok', 'degraded']),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createDiaryEntry, deleteDiaryEntry, listParentDiary, listStaffDiary, updateDiaryEntry } from '../../services/diary/diary.js';
 import type { Routers } from '../routers.js';
-import { date, id, idParam, longText, pageQuery, timestamp, title } from '../schemas.js';
+import { date, id, idParam, longText, pageQuery, timestamp, title } from '../../services/schemas.js';
 
 const diaryView = z.object({
   id: z.number(), school_id: z.string(), staff_id: z.number(), author_name: z.string().nullable(), grade: z.string().nullable(), student_id: z.number().nullable(),

@@ -6,7 +6,7 @@ import { reactionStats, toggleReaction } from '../../services/engagement/reactio
 import { registerAttendanceRoutes } from '../attendance/attendance.routes.js';
 import { registerDiaryRoutes } from '../diary/diary.routes.js';
 import type { Routers } from '../routers.js';
-import { id, idParam, pageQuery, timestamp } from '../schemas.js';
+import { id, idParam, pageQuery, timestamp } from '../../services/schemas.js';
 
 const entityType = z.enum(entityTypes);
 const entityParams = z.object({ type: entityType, id: id() });

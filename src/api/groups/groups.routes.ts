@@ -3,7 +3,7 @@ import {
   addGroupMembers, createGroup, deleteGroup, getGroup, groupChangesInput, groupMembersInput, listGroups, newGroupInput, removeGroupMembers, updateGroup,
 } from '../../services/groups/groups.js';
 import type { Routers } from '../routers.js';
-import { idParam } from '../schemas.js';
+import { idParam } from '../../services/schemas.js';
 
 const groupView = z.object({ id: z.number(), name: z.string(), description: z.string().nullable(), member_count: z.number() });
 const groupDetail = groupView.extend({

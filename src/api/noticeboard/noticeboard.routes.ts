@@ -4,7 +4,7 @@ import {
   noticeChangesSchema, noticeTypes, updateNotice, webNoticeQuerySchema,
 } from '../../services/notices/notices.js';
 import type { Routers } from '../routers.js';
-import { audienceView, idParam, schoolIdField, timestamp } from '../schemas.js';
+import { audienceView, idParam, schoolIdField, timestamp } from '../../services/schemas.js';
 
 const noticeView = z.object({
   id: z.number(),

@@ -4,7 +4,7 @@ import { listNotifications, notificationListQuery, targetTypes } from '../../ser
 import { notificationPreferences, preferencesInput, updateNotificationPreferences } from '../../services/notifications/preferences.js';
 import { notificationCategories } from '../../models/notification-preference.js';
 import type { Routers } from '../routers.js';
-import { timestamp } from '../schemas.js';
+import { timestamp } from '../../services/schemas.js';
 
 const notification = z.object({
   id: z.number(), event: z.string(), channel: z.enum(['push', 'sms']), entity_type: z.string().nullable(), entity_id: z.number().nullable(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { itemReach, markRead, reachQuery, readInput, remindUnread } from '../../services/audiences/reach.js';
 import type { Routers } from '../routers.js';
-import { idParam, timestamp } from '../schemas.js';
+import { idParam, timestamp } from '../../services/schemas.js';
 
 const reachView = z.object({
   families: z.number().describe("The families the item reaches: parents of its audience's students who are not archived"),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { listSessions, revokeOtherSessions, revokeOwnSession } from '../../services/auth/sessions.js';
 import { appRouters, type Routers } from '../routers.js';
-import { idParam, timestamp } from '../schemas.js';
+import { idParam, timestamp } from '../../services/schemas.js';
 
 const sessionView = z.object({
   id: z.number(), current: z.boolean(), device_id: z.string().nullable(), device_name: z.string().nullable(),

@@ -3,7 +3,7 @@ import {
   createDesignation, deleteDesignation, designationChangesInput, getDesignation, listDesignations, newDesignationInput, rbacInput, updateDesignation,
 } from '../../services/staff/designations.js';
 import type { Routers } from '../routers.js';
-import { idParam, timestamp } from '../schemas.js';
+import { idParam, timestamp } from '../../services/schemas.js';
 
 const designationView = z.object({ id: z.number(), name: z.string(), rbac: rbacInput, created_at: timestamp(), updated_at: timestamp() });
 

@@ -6,7 +6,7 @@ import {
   studentIdsInput, toggleStaffArchive, unassignStudents, updateStaff,
 } from '../../services/staff/staff.js';
 import type { Routers } from '../routers.js';
-import { idParam, pin, schoolIdField, timestamp } from '../schemas.js';
+import { idParam, pin, schoolIdField, timestamp } from '../../services/schemas.js';
 import { registerDesignationRoutes } from './designations.routes.js';
 
 const status = z.enum(staffStatuses);

@@ -4,7 +4,7 @@ import {
   admissionInfo, admissionInfoInput, admissionInput, admissionUpdateInput, setPinInput, setPinWithToken, submitAdmission, updateAdmissionSection,
 } from '../../services/admission/admission.js';
 import type { Routers } from '../routers.js';
-import { timestamp } from '../schemas.js';
+import { timestamp } from '../../services/schemas.js';
 import { addressView, pinSetupView } from './student-schemas.js';
 
 const applicationView = z.object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createGrade, deleteGrade, gradeChangesInput, listGrades, newGradeInput, updateGrade } from '../../services/students/grades.js';
 import type { Routers } from '../routers.js';
-import { idParam, schoolIdField } from '../schemas.js';
+import { idParam, schoolIdField } from '../../services/schemas.js';
 import { gradeView } from './student-schemas.js';
 
 export function registerGradeRoutes(r: Routers): void {

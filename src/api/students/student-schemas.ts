@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { studentStatuses } from '../../models/student.js';
-import { timestamp } from '../schemas.js';
+import { timestamp } from '../../services/schemas.js';
 
 /** The response shapes of the student, grade and admission routes. */
 export const addressView = z.object({ address_type: z.string(), address: z.string(), city: z.string().nullable(), pincode: z.number().nullable() });

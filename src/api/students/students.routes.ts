@@ -4,7 +4,7 @@ import {
   teacherStudentDetail, teacherStudents, updateStudent,
 } from '../../services/students/students.js';
 import type { Routers } from '../routers.js';
-import { id, idParam, pin, schoolIdField } from '../schemas.js';
+import { id, idParam, pin, schoolIdField } from '../../services/schemas.js';
 import { registerAdmissionRoutes } from './admission.routes.js';
 import { registerGradeRoutes } from './grades.routes.js';
 import { addressView, studentSummary, studentView } from './student-schemas.js';

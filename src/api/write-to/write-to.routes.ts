@@ -4,7 +4,7 @@ import {
   staffReply, updateWriteTo, writeToChangesInput, writeToListQuery, writeToStatuses, writeToTypes,
 } from '../../services/write-to/write-to.js';
 import type { Routers } from '../routers.js';
-import { idParam, timestamp } from '../schemas.js';
+import { idParam, timestamp } from '../../services/schemas.js';
 
 const request = z.object({
   id: z.number(), school_id: z.string(), parent_id: z.number(), student_id: z.number().nullable(), type: z.enum(writeToTypes),

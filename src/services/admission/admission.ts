@@ -1,6 +1,6 @@
 import { QueryTypes, UniqueConstraintError, type Transaction } from 'sequelize';
 import { z } from 'zod';
-import { email, name, phone, pin, schoolIdField } from '../../api/schemas.js';
+import { email, name, phone, pin, schoolIdField } from '../schemas.js';
 import type { AppContext } from '../../context.js';
 import { day, iso } from '../../db.js';
 import { conflict, fieldError, notFound } from '../../errors.js';

@@ -1,6 +1,6 @@
 import { Op, QueryTypes, type Transaction } from 'sequelize';
 import { z } from 'zod';
-import { id } from '../../api/schemas.js';
+import { id } from '../schemas.js';
 import type { AppContext, Principal } from '../../context.js';
 import { fieldError } from '../../errors.js';
 import { AudienceTarget, Grade, Group, Student } from '../../models/index.js';

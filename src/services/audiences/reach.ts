@@ -1,6 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import { z } from 'zod';
-import { id as idField, pageQuery } from '../../api/schemas.js';
+import { id as idField, pageQuery } from '../schemas.js';
 import type { AppContext, Principal } from '../../context.js';
 import { iso, sqlTime } from '../../db.js';
 import { AppError, forbidden, notFound } from '../../errors.js';

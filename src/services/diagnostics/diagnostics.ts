@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { id, title } from '../../api/schemas.js';
+import { id, title } from '../schemas.js';
 import type { AppContext, Principal } from '../../context.js';
 import { iso, ping, type Dialect } from '../../db.js';
 import { badRequest, notFound } from '../../errors.js';

@@ -1,6 +1,6 @@
 import { Op, col, fn, where as sqlWhere, type Transaction } from 'sequelize';
 import { z } from 'zod';
-import { id as idField, name as nameField } from '../../api/schemas.js';
+import { id as idField, name as nameField } from '../schemas.js';
 import type { AppContext, Principal } from '../../context.js';
 import { AppError, conflict, notFound } from '../../errors.js';
 import { Group, GroupMember, Student } from '../../models/index.js';

@@ -2,7 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import yauzl from 'yauzl';
 import { z } from 'zod';
-import { email, phone } from '../../api/schemas.js';
+import { email, phone } from '../schemas.js';
 import { readCsv, type CsvRow, type CsvTable } from './csv.js';
 import type { ImportError } from './report.js';
 import type { StaffRecord } from './staff-import.js';

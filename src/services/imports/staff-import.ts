@@ -1,6 +1,6 @@
 import { Op, type Transaction } from 'sequelize';
 import { z } from 'zod';
-import { email, name, phone } from '../../api/schemas.js';
+import { email, name, phone } from '../schemas.js';
 import { Designation, Staff, StaffStudent, Student } from '../../models/index.js';
 import type { CsvRow } from './csv.js';
 import { noCounts, type Counts, type ImportError } from './report.js';

@@ -1,6 +1,6 @@
 import { Op, type Transaction } from 'sequelize';
 import { z } from 'zod';
-import { email, name, phone } from '../../api/schemas.js';
+import { email, name, phone } from '../schemas.js';
 import type { AppContext } from '../../context.js';
 import { day } from '../../db.js';
 import { Address, Grade, Group, GroupMember, Parent, School, Student } from '../../models/index.js';

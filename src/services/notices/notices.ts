@@ -1,6 +1,6 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import { z } from 'zod';
-import { pageQuery } from '../../api/schemas.js';
+import { pageQuery } from '../schemas.js';
 import type { AppContext, Principal } from '../../context.js';
 import { iso, sqlTime } from '../../db.js';
 import { badRequest, conflict, fieldError, forbidden, notFound } from '../../errors.js';

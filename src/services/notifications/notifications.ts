@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { id, pageQuery } from '../../api/schemas.js';
+import { id, pageQuery } from '../schemas.js';
 import type { AppContext, Principal } from '../../context.js';
 import { iso } from '../../db.js';
 import { notificationStatuses, type NotificationStatus } from '../../models/notification.js';

@@ -1,6 +1,6 @@
 import { Op, UniqueConstraintError, col, fn, where as sqlWhere, type Transaction } from 'sequelize';
 import { z } from 'zod';
-import { name as nameField } from '../../api/schemas.js';
+import { name as nameField } from '../schemas.js';
 import type { AppContext, Principal } from '../../context.js';
 import { iso } from '../../db.js';
 import { badRequest, conflict, notFound } from '../../errors.js';

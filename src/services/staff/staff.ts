@@ -1,6 +1,6 @@
 import { QueryTypes, UniqueConstraintError, type Transaction } from 'sequelize';
 import { z } from 'zod';
-import { email, id as idField, name, pageQuery, phone, pin } from '../../api/schemas.js';
+import { email, id as idField, name, pageQuery, phone, pin } from '../schemas.js';
 import type { AppContext, Principal } from '../../context.js';
 import { iso } from '../../db.js';
 import { AppError, badRequest, conflict, notFound } from '../../errors.js';

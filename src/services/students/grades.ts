@@ -1,6 +1,6 @@
 import { UniqueConstraintError, type Transaction } from 'sequelize';
 import { z } from 'zod';
-import { id as idField } from '../../api/schemas.js';
+import { id as idField } from '../schemas.js';
 import type { AppContext, Principal } from '../../context.js';
 import { badRequest, conflict, fieldError, forbidden, notFound } from '../../errors.js';
 import { Grade, School, Staff, Student } from '../../models/index.js';

@@ -1,6 +1,6 @@
 import { Op, UniqueConstraintError } from 'sequelize';
 import { z } from 'zod';
-import { date, name, pageQuery, phone } from '../../api/schemas.js';
+import { date, name, pageQuery, phone } from '../schemas.js';
 import type { AppContext, Principal } from '../../context.js';
 import { day, iso } from '../../db.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';

@@ -1,6 +1,6 @@
 import { Op, QueryTypes, literal, type Transaction } from 'sequelize';
 import { z } from 'zod';
-import { date, id, pageQuery, title } from '../../api/schemas.js';
+import { date, id, pageQuery, title } from '../schemas.js';
 import type { AppContext, Principal } from '../../context.js';
 import { day, iso } from '../../db.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';

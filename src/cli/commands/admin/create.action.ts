@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { email, name, password, schoolIdField } from '../../../api/schemas.js';
+import { email, name, password, schoolIdField } from '../../../services/schemas.js';
 import { iso } from '../../../db.js';
 import { adminRoles } from '../../../models/admin-user.js';
 import { createAdminUser } from '../../../services/admins/admin-users.js';

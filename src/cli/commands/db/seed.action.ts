@@ -1,4 +1,4 @@
-import { schoolIdField } from '../../../api/schemas.js';
+import { schoolIdField } from '../../../services/schemas.js';
 import { seedSchoolBase } from '../../../../seeders/base.js';
 import { seedDemo } from '../../../../seeders/demo.js';
 import { assertSchool } from '../../lookups.js';

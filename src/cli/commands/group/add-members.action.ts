@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { schoolIdField } from '../../../api/schemas.js';
+import { schoolIdField } from '../../../services/schemas.js';
 import { operatorPrincipal } from '../../../services/access/guards.js';
 import { addMembersByRollNo } from '../../../services/groups/groups.js';
 import type { Action } from '../../runtime.js';

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { schoolIdField } from '../../../api/schemas.js';
+import { schoolIdField } from '../../../services/schemas.js';
 import { operatorPrincipal } from '../../../services/access/guards.js';
 import { runImport, type ImportKind, type ImportSource } from '../../../services/imports/imports.js';
 import { table, UsageError, type Action } from '../../runtime.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { phone, pin, schoolIdField } from '../../../api/schemas.js';
+import { phone, pin, schoolIdField } from '../../../services/schemas.js';
 import { notFound } from '../../../errors.js';
 import { Staff } from '../../../models/index.js';
 import { operatorPrincipal } from '../../../services/access/guards.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { id, schoolIdField, title } from '../../../api/schemas.js';
+import { id, schoolIdField, title } from '../../../services/schemas.js';
 import { closePushProvider } from '../../../push/providers.js';
 import { operatorPrincipal } from '../../../services/access/guards.js';
 import { sendTestPush, type TestPushInput } from '../../../services/diagnostics/diagnostics.js';

@@ -1,4 +1,4 @@
-import { id, schoolIdField } from '../../../api/schemas.js';
+import { id, schoolIdField } from '../../../services/schemas.js';
 import { operatorPrincipal } from '../../../services/access/guards.js';
 import { remindUnread } from '../../../services/audiences/reach.js';
 import { UsageError, type Action } from '../../runtime.js';

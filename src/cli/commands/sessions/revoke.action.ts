@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { id, schoolIdField } from '../../../api/schemas.js';
+import { id, schoolIdField } from '../../../services/schemas.js';
 import { notFound } from '../../../errors.js';
 import { AdminUser, Parent, Staff } from '../../../models/index.js';
 import type { UserType } from '../../../models/session.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { email, name, password, schoolIdField } from '../../../api/schemas.js';
+import { email, name, password, schoolIdField } from '../../../services/schemas.js';
 import { createSchool } from '../../../services/schools/schools.js';
 import { generatePassword, type Action } from '../../runtime.js';
 import { DEFAULT_ADMIN_NAME, type TenantCreateFlags } from './create.js';

@@ -1,4 +1,4 @@
-import { schoolIdField } from '../../../api/schemas.js';
+import { schoolIdField } from '../../../services/schemas.js';
 import { setSchoolStatus } from '../../../services/schools/schools.js';
 import type { Action } from '../../runtime.js';
 

@@ -1,4 +1,4 @@
-import { schoolIdField } from '../../../api/schemas.js';
+import { schoolIdField } from '../../../services/schemas.js';
 import { operatorPrincipal } from '../../../services/access/guards.js';
 import { schoolChangesInput, updateSchoolSettings } from '../../../services/schools/settings.js';
 import { UsageError, type Action } from '../../runtime.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Field shapes shared by the routes, with the limits of CONTRACT.md section 14. */
+/** Field shapes shared by every door (the routes, the console, the command line), with the limits of CONTRACT.md section 14. */
 export const idParam = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
 export const id = () => z.coerce.number().int().min(1).max(2_147_483_647);
 export const name = () => z.string().trim().min(1).max(120);
