@@ -44,7 +44,7 @@ export const recordPrincipal = (admin: ConsoleAdmin, record: BaseRecord, schoolC
   principalFor(admin, schoolOf(record, schoolColumn));
 
 /** How a form value becomes a service's input: forms send every value as text. */
-export type FieldKind = 'text' | 'nullableText' | 'number' | 'reference' | 'boolean' | 'date' | 'object';
+export type FieldKind = 'text' | 'nullableText' | 'number' | 'reference' | 'boolean' | 'date' | 'object' | 'list';
 
 export type Fields = Record<string, FieldKind>;
 
@@ -69,15 +69,32 @@ function objectValue(params: Record<string, unknown>, name: string): Record<stri
   return Object.fromEntries(Object.entries(nested).filter(([, v]) => v !== '' && v !== null && v !== undefined));
 }
 
+/** A multi-value picker's values (`audience_groups.0=5`), or undefined when the form did not send it. */
+function listValue(params: Record<string, unknown>, name: string): string[] | undefined {
+  const value = flat.get(params as never, name) as unknown;
+  if (value === undefined || value === null) return undefined;
+  return (Array.isArray(value) ? value : [value]).map((v) => String(v).trim()).filter((v) => v !== '');
+}
+
 /**
  * The service input from a submitted form. With `record` (an edit) only the fields that differ from
  * the stored ones are sent, so that an untouched field never trips a rule (a status transition, a
- * duplicate check) that the admin did not ask for.
+ * duplicate check) that the admin did not ask for. The list fields make one value together (an
+ * audience): when one of them changed, all of them are sent.
  */
 export function formInput(payload: Record<string, unknown> | undefined, fields: Fields, record?: BaseRecord): Record<string, unknown> {
   const params = payload ?? {};
   const out: Record<string, unknown> = {};
+  const lists = Object.keys(fields).filter((name) => fields[name] === 'list');
+  const listChanged = lists.some((name) => {
+    const value = listValue(params, name);
+    return value !== undefined && (!record || [...value].sort().join() !== [...(listValue(record.params, name) ?? [])].sort().join());
+  });
   for (const [name, kind] of Object.entries(fields)) {
+    if (kind === 'list') {
+      if (listChanged) out[name] = listValue(params, name) ?? listValue(record?.params ?? {}, name) ?? [];
+      continue;
+    }
     if (kind === 'object') {
       const value = objectValue(params, name);
       if (value === undefined) continue;

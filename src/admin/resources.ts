@@ -40,6 +40,7 @@ import { allows, diagnosticsRoles, roleAccess, type RoleAccess } from './access.
 import { recordAction, serviceActions, type RecordActionSpec, type ServiceActions } from './actions.js';
 import { importAction } from './import-action.js';
 import { reachActions } from './reach-actions.js';
+import { audienceEnricher, audienceFormFields, audienceProperties, audiencePropertyNames, withAudience } from './audience-fields.js';
 import { isPlatformAdmin, type ConsoleAdmin } from './auth.js';
 import { ScopedResource, type ScopeSpec } from './scoped-resource.js';
 
@@ -265,18 +266,19 @@ export function consoleResources(ctx: AppContext): ResourceWithOptions[] {
       },
     },
     {
-      model: Notice, scope: { schoolColumn: 'school_id', softDelete: 'notice_deleted' }, access: roleAccess.school,
+      model: Notice, scope: { schoolColumn: 'school_id', softDelete: 'notice_deleted', enrich: audienceEnricher('noticeboard') }, access: roleAccess.school,
       options: {
         navigation: nav.communication,
         sort: { sortBy: 'created_at', direction: 'desc' },
         listProperties: ['id', 'notice_title', 'notice_type', 'is_urgent', 'is_important', 'publish_at', 'published_at', 'created_at'],
         filterProperties: ['notice_title', 'notice_type', 'is_urgent', 'is_important', 'notice_deleted', 'created_at'],
         showProperties: [
-          'school_id', 'id', 'notice_title', 'notice_type', 'is_urgent', 'is_important', 'notice_desc', 'publish_at', 'published_at', 'created_by_type', 'created_by_id',
-          'notice_deleted', 'created_at', 'updated_at',
+          'school_id', 'id', 'notice_title', 'notice_type', 'is_urgent', 'is_important', 'notice_desc', ...audiencePropertyNames, 'publish_at', 'published_at', 'created_by_type',
+          'created_by_id', 'notice_deleted', 'created_at', 'updated_at',
         ],
-        editProperties: ['school_id', 'notice_title', 'notice_type', 'is_urgent', 'is_important', 'publish_at', 'notice_desc'],
+        editProperties: ['school_id', 'notice_title', 'notice_type', 'is_urgent', 'is_important', 'publish_at', 'notice_desc', ...audiencePropertyNames],
         properties: {
+          ...audienceProperties,
           notice_title: { isTitle: true },
           notice_type: { availableValues: choices(noticeTypes) },
           notice_desc: textarea,
@@ -286,25 +288,27 @@ export function consoleResources(ctx: AppContext): ResourceWithOptions[] {
       },
       services: {
         noun: 'Notice',
-        fields: { notice_title: 'text', notice_type: 'text', is_urgent: 'boolean', is_important: 'boolean', publish_at: 'text', notice_desc: 'nullableText' },
-        create: (c, p, input) => createNotice(c, p, input as never),
-        update: (c, p, i, changes) => updateNotice(c, p, i, changes as never),
+        fields: { notice_title: 'text', notice_type: 'text', is_urgent: 'boolean', is_important: 'boolean', publish_at: 'text', notice_desc: 'nullableText', ...audienceFormFields },
+        create: withAudience(1, (c, p, input) => createNotice(c, p, input as never)),
+        update: withAudience(1, (c, p, i, changes) => updateNotice(c, p, i, changes as never)),
         remove: (c, p, i) => deleteNotice(c, p, i),
       },
       extraActions: reachActions(ctx, 'noticeboard'),
     },
     {
-      model: Activity, scope: { schoolColumn: 'school_id', softDelete: 'deleted_status' }, access: roleAccess.school,
+      model: Activity, scope: { schoolColumn: 'school_id', softDelete: 'deleted_status', enrich: audienceEnricher('activity') }, access: roleAccess.school,
       options: {
         navigation: nav.communication,
         sort: { sortBy: 'created_at', direction: 'desc' },
         listProperties: ['id', 'title', 'activity_type', 'status', 'staff_id', 'student_id', 'created_at'],
         filterProperties: ['title', 'activity_type', 'status', 'staff_id', 'student_id', 'deleted_status', 'created_at'],
         showProperties: [
-          'school_id', 'id', 'title', 'activity_type', 'status', 'publish_at', 'published_at', 'staff_id', 'student_id', 'description', 'deleted_status', 'created_at', 'updated_at',
+          'school_id', 'id', 'title', 'activity_type', 'status', 'publish_at', 'published_at', 'staff_id', ...audiencePropertyNames, 'description', 'deleted_status', 'created_at',
+          'updated_at',
         ],
-        editProperties: ['school_id', 'title', 'activity_type', 'status', 'publish_at', 'staff_id', 'student_id', 'description'],
+        editProperties: ['school_id', 'title', 'activity_type', 'status', 'publish_at', 'staff_id', ...audiencePropertyNames, 'description'],
         properties: {
+          ...audienceProperties,
           title: { isTitle: true },
           activity_type: { availableValues: choices(activityTypes) },
           status: { availableValues: choices(activityStatuses) },
@@ -317,9 +321,9 @@ export function consoleResources(ctx: AppContext): ResourceWithOptions[] {
       },
       services: {
         noun: 'Activity',
-        fields: { title: 'text', activity_type: 'text', status: 'text', publish_at: 'text', staff_id: 'number', student_id: 'reference', description: 'nullableText' },
-        create: (c, p, input) => createActivity(c, p, input as never),
-        update: (c, p, i, changes) => updateActivity(c, p, i, changes as never),
+        fields: { title: 'text', activity_type: 'text', status: 'text', publish_at: 'text', staff_id: 'number', description: 'nullableText', ...audienceFormFields },
+        create: withAudience(1, (c, p, input) => createActivity(c, p, input as never)),
+        update: withAudience(1, (c, p, i, changes) => updateActivity(c, p, i, changes as never)),
         remove: (c, p, i) => deleteActivity(c, p, i),
       },
       extraActions: reachActions(ctx, 'activity'),

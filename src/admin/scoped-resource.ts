@@ -14,6 +14,8 @@ export interface ScopeSpec {
   resourceId?: string;
   /** Fields shown as `text` on the rows where `applies` holds (and never filtered on or sorted by). */
   conceal?: { fields: readonly string[]; applies: (row: Record<string, unknown>) => boolean; text: string };
+  /** Adds values kept outside the row (an item's audience) to the rows read, in one go per read. */
+  enrich?: (rows: Array<Record<string, unknown>>) => Promise<void>;
 }
 
 type FindOptions = { limit?: number; offset?: number; sort?: { sortBy?: string; direction?: 'asc' | 'desc' } };
@@ -62,12 +64,13 @@ export class ScopedResource extends SequelizeResource {
     return this.spec.conceal?.fields.includes(name) ?? false;
   }
 
-  /** A row read for AdminJS, with the concealed fields replaced where they apply. */
-  private record(row: Model): BaseRecord {
-    const params = row.toJSON() as Record<string, unknown>;
+  /** Rows read for AdminJS, with the concealed fields replaced where they apply and the enrichment added. */
+  private async records(rows: Model[]): Promise<BaseRecord[]> {
+    const all = rows.map((row) => row.toJSON() as Record<string, unknown>);
     const conceal = this.spec.conceal;
-    if (conceal?.applies(params)) for (const field of conceal.fields) if (params[field] != null) params[field] = conceal.text;
-    return new BaseRecord(params, this);
+    for (const params of all) if (conceal?.applies(params)) for (const field of conceal.fields) if (params[field] != null) params[field] = conceal.text;
+    if (this.spec.enrich && all.length) await this.spec.enrich(all);
+    return all.map((params) => new BaseRecord(params, this));
   }
 
   private attributes() {
@@ -155,7 +158,7 @@ export class ScopedResource extends SequelizeResource {
       offset: Math.max(Number(options.offset) || 0, 0),
       order: this.order(options.sort),
     });
-    return rows.map((row) => this.record(row));
+    return this.records(rows);
   }
 
   private byIds(ids: Array<string | number>, context: ActionContext | undefined): WhereOptions {
@@ -166,12 +169,12 @@ export class ScopedResource extends SequelizeResource {
 
   override async findOne(id: string | number, context?: ActionContext): Promise<BaseRecord | null> {
     const row = await this.model.findOne({ where: this.byIds([id], context), attributes: this.attributes() });
-    return row ? this.record(row) : null;
+    return row ? (await this.records([row]))[0]! : null;
   }
 
   override async findMany(ids: Array<string | number>, context?: ActionContext): Promise<BaseRecord[]> {
     const rows = await this.model.findAll({ where: this.byIds(ids, context), attributes: this.attributes() });
-    return rows.map((row) => this.record(row));
+    return this.records(rows);
   }
 
   override async findById(id: string | number): Promise<never> {
