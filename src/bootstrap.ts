@@ -4,6 +4,7 @@ import { migrate, openDatabase } from './db.js';
 import { createLogger } from './logger.js';
 import { connectRedis } from './redis.js';
 import { TokenSigner } from './services/auth/tokens.js';
+import { installAuditCapture } from './services/audit/capture.js';
 
 /**
  * Opens the database, brings its schema up to date and builds the context every door shares. Redis
@@ -11,6 +12,7 @@ import { TokenSigner } from './services/auth/tokens.js';
  */
 export async function createContext(config: Config, options: { migrate?: boolean; redis?: boolean } = {}): Promise<AppContext> {
   const db = await openDatabase(config);
+  installAuditCapture(db.sequelize);
   if (options.migrate !== false) await migrate(db.sequelize);
   const log = createLogger(config.logLevel);
   const redis = config.redisUrl && options.redis !== false ? connectRedis(config.redisUrl, log) : undefined;

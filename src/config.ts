@@ -24,6 +24,7 @@ const schema = z.object({
   LOGIN_RATE_LIMIT_IP: int(1, 1_000_000).default(30),
   SESSION_PRUNE_DAYS: int(1, 3650).default(90),
   WRITE_TO_ARCHIVE_DAYS: int(0, 3650).default(30),
+  RETENTION_ARCHIVED_DAYS: int(0, 36500).default(0),
   MAINTENANCE_INTERVAL_SECONDS: int(1, 86_400).default(300),
   PUSH_PROVIDER: z.enum(['log', 'fcm']).default('log'),
   FCM_SERVICE_ACCOUNT_FILE: z.string().min(1).optional(),
@@ -54,6 +55,8 @@ export interface Config {
   loginRateLimitIp: number;
   sessionPruneDays: number;
   writeToArchiveDays: number;
+  /** Days an archived student is kept before the maintenance job erases them; 0: never. */
+  retentionArchivedDays: number;
   maintenanceIntervalSeconds: number;
   pushProvider: 'log' | 'fcm';
   fcmServiceAccountFile?: string;
@@ -143,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginRateLimitIp: e.LOGIN_RATE_LIMIT_IP,
     sessionPruneDays: e.SESSION_PRUNE_DAYS,
     writeToArchiveDays: e.WRITE_TO_ARCHIVE_DAYS,
+    retentionArchivedDays: e.RETENTION_ARCHIVED_DAYS,
     maintenanceIntervalSeconds: e.MAINTENANCE_INTERVAL_SECONDS,
     pushProvider: e.PUSH_PROVIDER,
     fcmServiceAccountFile: e.FCM_SERVICE_ACCOUNT_FILE,

@@ -6,8 +6,9 @@ import type { AppContext, Principal } from '../context.js';
 import { AppError, fieldError } from '../errors.js';
 import { School } from '../models/index.js';
 import { allows, type RoleAccess } from './access.js';
-import { isPlatformAdmin, principalFor, type ConsoleAdmin } from './auth.js';
+import { consoleActor, isPlatformAdmin, principalFor, type ConsoleAdmin } from './auth.js';
 import { consoleAdminOf } from './scoped-resource.js';
+import { actingAs } from '../services/audit/context.js';
 
 /** A service's AppError as AdminJS shows it: field errors on the form, anything else as a notice; never a crash. */
 export function consoleError(err: unknown): Error {
@@ -29,7 +30,7 @@ export function run<T extends ActionResponse>(handler: Handler<T>) {
   return async (request: ActionRequest, _response: unknown, context: ActionContext): Promise<T> => {
     const admin = consoleAdminOf(context);
     try {
-      return await handler(request, context, admin);
+      return await actingAs(consoleActor(admin), () => handler(request, context, admin));
     } catch (err) {
       throw consoleError(err);
     }

@@ -4,7 +4,8 @@ import { iso } from '../db.js';
 import { AppError } from '../errors.js';
 import type { AdminRole } from '../models/index.js';
 import { operatorPrincipal } from '../services/access/guards.js';
-import { verifyAdminCredentials } from '../services/auth/login.js';
+import { actingAs, type AuditActor } from '../services/audit/context.js';
+import { recordSignIn, verifyAdminCredentials } from '../services/auth/login.js';
 import { issueSession, revokeSessionById } from '../services/auth/sessions.js';
 
 export const CONSOLE_DEVICE_NAME = 'admin console';
@@ -22,6 +23,11 @@ export interface ConsoleAdmin {
 
 export const isPlatformAdmin = (admin: ConsoleAdmin) => admin.role === 'platform_admin';
 
+/** The console's admin as the audit trail names them: the operator's platform_admin is the operator. */
+export const consoleActor = (admin: ConsoleAdmin): Pick<AuditActor, 'door' | 'actorType' | 'actorId' | 'actorName'> => ({
+  door: 'console', actorType: isPlatformAdmin(admin) ? 'operator' : 'admin', actorId: admin.id, actorName: admin.title,
+});
+
 /**
  * The principal the services see for an action of this admin. A platform_admin acting on a record
  * acts as the operator of that record's school; a school admin always acts in its own school.
@@ -34,13 +40,16 @@ export function principalFor(admin: ConsoleAdmin, recordSchoolId?: string | null
 
 /** Signs an admin in with the same accounts and lock-out as /web-app/signin; the sign-in is a sessions row like any other. */
 export async function signInToConsole(ctx: AppContext, email: string, password: string, req?: Request): Promise<ConsoleAdmin> {
-  const admin = await verifyAdminCredentials(ctx, { email: String(email ?? ''), password: String(password ?? '') });
-  const session = await issueSession(
-    ctx,
-    { type: 'admin', id: admin.id, schoolId: admin.school_id },
-    { device_name: CONSOLE_DEVICE_NAME, user_agent: req?.get('user-agent') ?? null, ip: req?.ip ?? null },
-  );
-  return { id: String(admin.id), email: admin.email, title: admin.name, role: admin.role, schoolId: admin.school_id, sessionId: session.session_id };
+  return actingAs({ door: 'console', actorType: 'admin', ip: req?.ip ?? null, requestId: req?.id ?? null }, async () => {
+    const admin = await verifyAdminCredentials(ctx, { email: String(email ?? ''), password: String(password ?? '') });
+    const session = await issueSession(
+      ctx,
+      { type: 'admin', id: admin.id, schoolId: admin.school_id },
+      { device_name: CONSOLE_DEVICE_NAME, user_agent: req?.get('user-agent') ?? null, ip: req?.ip ?? null },
+    );
+    await recordSignIn('login.success', 'admin', [{ type: 'admin', id: admin.id, schoolId: admin.school_id }], { session_id: [null, session.session_id] });
+    return { id: String(admin.id), email: admin.email, title: admin.name, role: admin.role, schoolId: admin.school_id, sessionId: session.session_id };
+  });
 }
 
 interface ConsoleSessionRow {
@@ -88,7 +97,7 @@ export async function checkConsoleSession(ctx: AppContext, sessionId: number): P
 
 /** Logout ends the sessions row too, so the sign-in disappears from GET /web-app/sessions. */
 export async function endConsoleSession(ctx: AppContext, admin: ConsoleAdmin): Promise<void> {
-  await revokeSessionById(ctx, admin.schoolId, admin.sessionId).catch((err: unknown) => {
+  await actingAs(consoleActor(admin), () => revokeSessionById(ctx, admin.schoolId, admin.sessionId)).catch((err: unknown) => {
     // Already ended (revoked elsewhere): logging out finishes the job.
     if (!(err instanceof AppError && err.code === 'NOT_FOUND')) throw err;
   });

@@ -1,5 +1,6 @@
 import { registerActivityRoutes } from './activities/activities.routes.js';
 import { registerAdminRoutes } from './admins/admins.routes.js';
+import { registerAuditRoutes } from './audit/audit.routes.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
 import { registerDiagnosticsRoutes } from './diagnostics/diagnostics.routes.js';
 import { registerEngagementRoutes } from './engagement/engagement.routes.js';
@@ -8,6 +9,7 @@ import { registerImportRoutes } from './imports/imports.routes.js';
 import { registerNoticeboardRoutes } from './noticeboard/noticeboard.routes.js';
 import { registerNotificationRoutes } from './notifications/notifications.routes.js';
 import { registerReachRoutes } from './reach/reach.routes.js';
+import { registerPrivacyRoutes } from './privacy/privacy.routes.js';
 import type { Routers } from './routers.js';
 import { registerSchoolRoutes } from './school/school.routes.js';
 import { registerSessionRoutes } from './sessions/sessions.routes.js';
@@ -27,9 +29,11 @@ export const features: Array<(r: Routers) => void> = [
   registerNoticeboardRoutes,
   registerReachRoutes,
   registerStudentRoutes,
+  registerPrivacyRoutes,
   registerGroupRoutes,
   registerImportRoutes,
   registerWriteToRoutes,
   registerNotificationRoutes,
   registerDiagnosticsRoutes,
+  registerAuditRoutes,
 ];

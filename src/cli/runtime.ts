@@ -1,8 +1,10 @@
 import { randomBytes, randomInt } from 'node:crypto';
+import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import type { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
+import { actingAs } from '../services/audit/context.js';
 
 /*
  * The database, the services and inquirer are imported when a command runs, not when the program is
@@ -174,7 +176,7 @@ export function addCommand<F>(group: Command, module: CommandModule<F>): void {
       const cli = new Cli(Boolean(flags.json), Boolean(flags.yes));
       try {
         const { action } = await module.load();
-        const out = await action(cli, flags);
+        const out = await actingAs({ door: 'cli', actorType: 'operator', actorName: operatorName() }, () => action(cli, flags));
         cli.print(out);
         if (out.refused) {
           process.stderr.write(`error: ${out.refused}\n`);
@@ -186,6 +188,15 @@ export function addCommand<F>(group: Command, module: CommandModule<F>): void {
         await cli.close().catch(() => undefined);
       }
     });
+}
+
+/** The operator as the audit trail names them: the system account running the command. */
+function operatorName(): string | null {
+  try {
+    return userInfo().username;
+  } catch {
+    return null;
+  }
 }
 
 /** A PIN generated for the operator to hand over: 6 digits, uniformly random. */

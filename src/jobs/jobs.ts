@@ -4,6 +4,7 @@ import { JobRun } from '../models/index.js';
 import { deliverDue } from '../push/worker.js';
 import { pruneSessions } from '../services/auth/sessions.js';
 import { archiveResolvedThreads } from '../services/write-to/write-to.js';
+import { eraseExpiredArchives } from '../services/privacy/erasure.js';
 
 export interface MaintenanceJob {
   name: string;
@@ -14,6 +15,7 @@ export interface MaintenanceJob {
 export const maintenanceJobs: MaintenanceJob[] = [
   { name: 'write_to_archive', run: (ctx) => archiveResolvedThreads(ctx) },
   { name: 'session_prune', run: (ctx) => pruneSessions(ctx) },
+  { name: 'retention_erase', run: (ctx, stopping) => eraseExpiredArchives(ctx, new Date(), stopping) },
   // The worker drains the outbox every second; this pass also covers an instance whose worker is off.
   { name: 'outbox_retry', run: (ctx, stopping) => deliverDue(ctx, { stopping }) },
 ];

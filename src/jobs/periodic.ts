@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { actingAs } from '../services/audit/context.js';
 
 export interface Periodic {
   /** Stops the timer and waits for a pass in progress to finish. */
@@ -15,7 +16,8 @@ export function every(intervalMs: number, pass: (stopping: () => boolean) => Pro
   let running: Promise<void> | null = null;
   const tick = () => {
     if (running || stopped) return;
-    running = pass(() => stopped)
+    // What a timer's pass changes is the system's, recorded as a job's.
+    running = actingAs({ door: 'job', actorType: 'system' }, () => pass(() => stopped))
       .then(() => undefined)
       .catch((err) => log.error({ err }, `${what} failed`))
       .finally(() => {

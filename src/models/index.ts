@@ -4,6 +4,7 @@ import { Address } from './address.js';
 import { AdminUser, type AdminRole } from './admin-user.js';
 import { Admission } from './admission.js';
 import { Attendance } from './attendance.js';
+import { AuditEvent } from './audit-event.js';
 import { AudienceTarget, Read } from './audience.js';
 import { Comment } from './comment.js';
 import { ConsoleSession } from './console-session.js';
@@ -28,14 +29,14 @@ import { WriteToRequest } from './write-to-request.js';
 
 export type { AdminRole };
 export {
-  Activity, Address, AdminUser, Admission, Attendance, AudienceTarget, Comment, ConsoleSession, DiaryEntry, Designation, Grade, Group, GroupMember, JobRun, LoginLockout, Notice,
+  Activity, Address, AdminUser, Admission, Attendance, AudienceTarget, AuditEvent, Comment, ConsoleSession, DiaryEntry, Designation, Grade, Group, GroupMember, JobRun, LoginLockout, Notice,
   Notification, NotificationPreference, Parent, Reaction, Read, School, Session, Staff, StaffStudent, Student, WriteToReply, WriteToRequest,
 };
 
 export const allModels = [
   School, AdminUser, Designation, Staff, StaffStudent, Parent, Student, Address, Grade, Group, GroupMember, Admission, Session, LoginLockout,
   Activity, Notice, AudienceTarget, Read, WriteToRequest, WriteToReply, Comment, Reaction, DiaryEntry, Attendance, Notification, NotificationPreference, JobRun,
-  ConsoleSession,
+  ConsoleSession, AuditEvent,
 ];
 
 /**

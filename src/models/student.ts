@@ -1,5 +1,5 @@
 import { Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
-import { day, modelOptions, pk, ref, schoolId, str, timestamps } from './columns.js';
+import { date, day, modelOptions, pk, ref, schoolId, str, timestamps } from './columns.js';
 
 export const studentStatuses = ['registered', 'active', 'inactive', 'archived'] as const;
 export type StudentStatus = (typeof studentStatuses)[number];
@@ -17,6 +17,9 @@ export class Student extends Model<InferAttributes<Student>, InferCreationAttrib
   declare phone_no: string | null;
   declare roll_no: string;
   declare status: CreationOptional<StudentStatus>;
+  /** When the student was last archived: the retention period counts from it. */
+  declare archived_at: CreationOptional<Date | null>;
+  declare erased_at: CreationOptional<Date | null>;
   declare created_at: CreationOptional<Date>;
   declare updated_at: CreationOptional<Date>;
 
@@ -25,10 +28,11 @@ export class Student extends Model<InferAttributes<Student>, InferCreationAttrib
       {
         id: pk(), school_id: schoolId(), parent_id: ref(true), student_full_name: str(120), gender: str(20, true), grade: str(60),
         date_of_birth: day(), blood_group: str(8, true), phone_no: str(20, true), roll_no: str(32),
-        status: str(16, false, 'registered'), ...timestamps(),
+        status: str(16, false, 'registered'), archived_at: date(), erased_at: date(), ...timestamps(),
       },
       {
         sequelize, tableName: 'students', modelName: 'Student', ...modelOptions,
+        hooks: { beforeCreate: stampArchived, beforeUpdate: stampArchived },
         indexes: [
           { name: 'students_school_roll_uq', unique: true, fields: ['school_id', 'roll_no'] },
           { name: 'students_school_parent', fields: ['school_id', 'parent_id'] },
@@ -40,4 +44,9 @@ export class Student extends Model<InferAttributes<Student>, InferCreationAttrib
       },
     );
   }
+}
+
+/** Whichever door moves a student into or out of `archived`, the time is kept with it. */
+function stampArchived(student: Student): void {
+  if (student.changed('status') || student.isNewRecord) student.archived_at = student.status === 'archived' ? new Date() : null;
 }

@@ -3,6 +3,7 @@ import type { Request, RequestHandler } from 'express';
 import { Strategy as JwtStrategy } from 'passport-jwt';
 import type { AppContext, Principal } from '../../context.js';
 import { forbidden, unauthorized } from '../../errors.js';
+import { identifyActor } from '../../services/audit/context.js';
 import { resolvePrincipal } from '../../services/auth/sessions.js';
 import { isTokenClaims } from '../../services/auth/tokens.js';
 import { appUserType, type AppName } from '../route.js';
@@ -83,6 +84,7 @@ export function createAuthenticators(ctx: AppContext): Record<AppName, RequestHa
           }
         }
         req.principal = principal;
+        identifyActor(principal.type, principal.userId);
         next();
       });
     };

@@ -2,6 +2,7 @@ import type { Express, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { randomUUID } from 'node:crypto';
 import { redactUrl } from '../../logger.js';
+import { actingAs } from '../../services/audit/context.js';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -54,6 +55,7 @@ export function requestLog(app: Express, log: Logger): RequestHandler {
       res.on('finish', ended);
       res.on('close', ended);
     }
-    next();
+    // Until a token names the caller, whoever calls a public route (a sign-in, the admission form) is a family.
+    actingAs({ door: 'api', actorType: 'parent', requestId: id, get ip() { return req.ip ?? null; } }, next);
   };
 }

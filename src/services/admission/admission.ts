@@ -16,6 +16,7 @@ import { addressInput } from '../staff/staff.js';
 import { assertGrade, assertSchoolOpen } from '../students/grades.js';
 import { rollNoConflict, rollNoInput, someField, studentFields } from '../students/students.js';
 import { parseInput } from '../validation.js';
+import { recordAudit, REDACTED } from '../audit/audit.js';
 
 export const PIN_SETUP_DAYS = 7;
 
@@ -314,6 +315,10 @@ export async function setPinWithToken(ctx: AppContext, token: string, pin: strin
     { pin: pinHash, now, id: parent.id, school: parsed.schoolId, hash: parsed.hash },
   );
   if (used === 0) throw notFound('Set-up link');
+  await recordAudit([{
+    schoolId: parsed.schoolId, action: 'parent.update', entityType: 'parent', entityId: Number(parent.id), changes: { pin_hash: [null, REDACTED] },
+    actor: { actorType: 'parent', actorId: String(parent.id), actorName: null },
+  }]);
   await endUserSessions(ctx, parsed.schoolId, 'parent', parent.id);
   return { parent_id: Number(parent.id), school_id: parsed.schoolId };
 }

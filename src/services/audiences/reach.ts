@@ -10,6 +10,7 @@ import { paginationOf, offsetOf } from '../pagination.js';
 import { parseInput } from '../validation.js';
 import { audienceChildren, type AudienceEntity } from './audiences.js';
 import { pushToFamilies } from './publish.js';
+import { recordAudit } from '../audit/audit.js';
 
 /** One reminder an hour per item at most. */
 export const REMINDER_GAP_MS = 60 * 60_000;
@@ -31,7 +32,9 @@ export async function markRead(ctx: AppContext, principal: Principal, input: z.i
   await assertParentCanSee(ctx, principal, entity_type, entity_id);
   const key = { school: principal.schoolId, type: entity_type, id: entity_id, parent: principal.userId };
   const ignore = ctx.db.dialect === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
-  await ctx.db.execute(`${ignore} INTO item_reads (school_id, entity_type, entity_id, parent_id, read_at) VALUES (:school, :type, :id, :parent, :now)`, { ...key, now: new Date() });
+  const now = new Date();
+  const first = await ctx.db.execute(`${ignore} INTO item_reads (school_id, entity_type, entity_id, parent_id, read_at) VALUES (:school, :type, :id, :parent, :now)`, { ...key, now });
+  if (first > 0) await recordAudit([{ schoolId: principal.schoolId, action: `${entity_type}.read`, entityType: entity_type, entityId: entity_id, changes: { read_at: [null, now.toISOString()] } }]);
   const [row] = await ctx.db.select<{ read_at: unknown }>(
     'SELECT read_at FROM item_reads WHERE school_id = :school AND entity_type = :type AND entity_id = :id AND parent_id = :parent', key,
   );
@@ -138,6 +141,7 @@ export async function remindUnread(ctx: AppContext, principal: Principal, entity
       const wait = Math.max(1, Math.ceil((last + REMINDER_GAP_MS - now.getTime()) / 1000));
       throw new AppError('TOO_MANY_REQUESTS', 'This item was reminded less than an hour ago', undefined, { 'Retry-After': String(wait) });
     }
+    await recordAudit([{ schoolId: principal.schoolId, action: `${entity}.remind`, entityType: entity, entityId: id, changes: { reminded_at: [iso(item.reminded_at) ?? null, now.toISOString()] } }], transaction);
     const queued = await pushToFamilies(ctx, { schoolId: principal.schoolId, entity, id, scope: item.scope }, {
       event: 'reminder', entity_type: entity, entity_id: id, title: `Reminder: ${item.title}`.slice(0, 200), body: 'You have not read this yet.',
     }, transaction, unread);

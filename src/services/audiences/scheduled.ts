@@ -4,6 +4,7 @@ import { sqlTime } from '../../db.js';
 import { operatorPrincipal } from '../access/guards.js';
 import { publishActivity } from '../activities/activities.js';
 import { publishNotice } from '../notices/notices.js';
+import { recordAudit } from '../audit/audit.js';
 
 /** Items published a pass at most: a backlog drains over the next passes. */
 const BATCH = 100;
@@ -27,6 +28,7 @@ export async function publishDue(ctx: AppContext, now: Date = new Date()): Promi
         { replacements: { id: Number(a.id), school: a.school_id, now: sqlTime(ctx.db.dialect, now) }, type: QueryTypes.UPDATE, transaction },
       )) as unknown as [unknown, number];
       if (!claimed) return;
+      await recordAudit([{ schoolId: a.school_id, action: 'activity.publish', entityType: 'activity', entityId: Number(a.id), changes: { status: ['scheduled', 'published'] } }], transaction);
       await publishActivity(ctx, operatorPrincipal(a.school_id), Number(a.id), transaction);
       done.activities++;
     });

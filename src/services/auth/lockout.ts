@@ -36,8 +36,9 @@ export async function assertNotLocked(ctx: AppContext, key: LockKey): Promise<bo
 /**
  * Counts a failure in one statement (an upsert), so concurrent attempts on several instances all
  * count. The fifth failure inside the window sets locked_until; a failure after the window restarts it.
+ * Answers whether this failure locked the account.
  */
-export async function recordFailure(ctx: AppContext, key: LockKey): Promise<void> {
+export async function recordFailure(ctx: AppContext, key: LockKey): Promise<boolean> {
   const now = new Date();
   const params = {
     school: key.schoolId,
@@ -72,6 +73,11 @@ export async function recordFailure(ctx: AppContext, key: LockKey): Promise<void
       params,
     );
   }
+  const [row] = await ctx.db.select<{ failures: number; locked_until: unknown }>(
+    'SELECT failures, locked_until FROM login_lockouts WHERE school_id = :school AND account_key = :account',
+    { school: key.schoolId, account: key.account },
+  );
+  return !!row && row.locked_until !== null && Number(row.failures) === MAX_FAILURES;
 }
 
 export async function clearFailures(ctx: AppContext, key: LockKey): Promise<void> {

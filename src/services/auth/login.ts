@@ -5,15 +5,40 @@ import { AdminUser, School } from '../../models/index.js';
 import { effectiveRbac, type Feature, type Level, type Rbac } from '../access/rbac.js';
 import { assertNotLocked, clearFailures, recordFailure, type LockKey } from './lockout.js';
 import { verifySecretValue } from './passwords.js';
+import { recordAudit, type Changes } from '../audit/audit.js';
 import { issueSession, type DeviceInfo, type IssuedSession } from './sessions.js';
 
 const BAD_CREDENTIALS = 'Invalid phone number or PIN';
 
-async function guarded<T>(ctx: AppContext, key: LockKey, attempt: () => Promise<T | null>, message = BAD_CREDENTIALS): Promise<T> {
+/** An account a sign-in names by its phone or e-mail. */
+interface Named {
+  type: 'parent' | 'staff' | 'admin';
+  id: number;
+  schoolId: string | null;
+}
+
+const accountEntity = { parent: 'parent', staff: 'staff', admin: 'admin_user' } as const;
+
+/**
+ * A sign-in's events, each under the school of an account it named and with that account as the
+ * actor; one that names no account is recorded once, with no school.
+ */
+export async function recordSignIn(action: 'login.success' | 'login.failure' | 'login.lockout', type: Named['type'], accounts: Named[], changes?: Changes): Promise<void> {
+  const named: Array<Named | { type: Named['type']; id: null; schoolId: null }> = accounts.length ? accounts : [{ type, id: null, schoolId: null }];
+  await recordAudit(named.map((a) => ({
+    schoolId: a.schoolId, action, entityType: accountEntity[a.type], entityId: a.id, changes,
+    actor: { actorType: a.type, actorId: a.id === null ? null : String(a.id), actorName: null },
+  })));
+}
+
+async function guarded<T>(ctx: AppContext, key: LockKey, type: Named['type'], attempt: (named: Named[]) => Promise<T | null>, message = BAD_CREDENTIALS): Promise<T> {
   const hadFailures = await assertNotLocked(ctx, key);
-  const result = await attempt();
+  const named: Named[] = [];
+  const result = await attempt(named);
   if (result === null) {
-    await recordFailure(ctx, key);
+    const locked = await recordFailure(ctx, key);
+    await recordSignIn('login.failure', type, named);
+    if (locked) await recordSignIn('login.lockout', type, named);
     throw unauthorized(message);
   }
   // Most logins have no failures on record: skip the write (a commit, so an fsync on MySQL).
@@ -53,12 +78,13 @@ export async function childrenOf(ctx: AppContext, schoolId: string, parentId: nu
 
 export async function parentLogin(ctx: AppContext, input: ParentLoginInput, device: DeviceInfo) {
   const key: LockKey = { schoolId: input.school_id ?? '', account: `parent:${input.phone_no}` };
-  const parent = await guarded(ctx, key, async () => {
+  const parent = await guarded(ctx, key, 'parent', async (named) => {
     // Bound statements rather than models here: beside its bcrypt compare, a login's cost is its statements.
     const candidates = await ctx.db.select<{ id: number; school_id: string; father_name: string; pin_hash: string | null }>(
       `SELECT id, school_id, father_name, pin_hash FROM parents WHERE phone_no = :phone${input.school_id ? ' AND school_id = :school' : ''}`,
       input.school_id ? { phone: input.phone_no, school: input.school_id } : { phone: input.phone_no },
     );
+    named.push(...candidates.map((c) => ({ type: 'parent' as const, id: Number(c.id), schoolId: c.school_id })));
     if (candidates.length === 0) {
       await verifySecretValue(input.pin, null);
       return null;
@@ -76,6 +102,7 @@ export async function parentLogin(ctx: AppContext, input: ParentLoginInput, devi
   const parentId = Number(parent.id);
   await assertSchoolActive(ctx, parent.school_id);
   const session = await issueSession(ctx, { type: 'parent', id: parentId, schoolId: parent.school_id }, device);
+  await recordSignIn('login.success', 'parent', [{ type: 'parent', id: parentId, schoolId: parent.school_id }], { session_id: [null, session.session_id] });
   return {
     ...publicSession(session),
     parent: { id: parentId, father_name: parent.father_name, school_id: parent.school_id },
@@ -91,19 +118,21 @@ export interface StaffLoginInput {
 
 export async function staffLogin(ctx: AppContext, input: StaffLoginInput, device: DeviceInfo) {
   const key: LockKey = { schoolId: input.school_id, account: `staff:${input.phone_no}` };
-  const staff = await guarded(ctx, key, async () => {
+  const staff = await guarded(ctx, key, 'staff', async (named) => {
     const [row] = await ctx.db.select<StaffLoginRow>(
       `SELECT st.id, st.school_id, st.name, st.designation, st.status, st.rbac, st.pin_hash, d.rbac AS designation_rbac
          FROM staff st LEFT JOIN designations d ON d.school_id = st.school_id AND d.name = st.designation
         WHERE st.school_id = :school AND st.phone_no = :phone`,
       { school: input.school_id, phone: input.phone_no },
     );
+    if (row) named.push({ type: 'staff', id: Number(row.id), schoolId: row.school_id });
     return (await verifySecretValue(input.pin, row?.pin_hash)) ? row! : null;
   });
   await assertSchoolActive(ctx, staff.school_id);
   if (Number(staff.status) !== 1) throw forbidden('This staff account is disabled');
   const id = Number(staff.id);
   const session = await issueSession(ctx, { type: 'staff', id, schoolId: staff.school_id }, device);
+  await recordSignIn('login.success', 'staff', [{ type: 'staff', id, schoolId: staff.school_id }], { session_id: [null, session.session_id] });
   const rbac: Record<Feature, Level> = effectiveRbac(parseJson<Rbac>(staff.designation_rbac), parseJson<Rbac>(staff.rbac));
   return {
     ...publicSession(session),
@@ -133,8 +162,10 @@ export async function verifyAdminCredentials(ctx: AppContext, input: AdminLoginI
   const admin = await guarded(
     ctx,
     { schoolId: '', account: `admin:${email}` },
-    async () => {
+    'admin',
+    async (named) => {
       const row = await AdminUser.findOne({ where: { email } });
+      if (row) named.push({ type: 'admin', id: row.id, schoolId: row.school_id });
       return (await verifySecretValue(input.password, row?.password_hash)) ? row : null;
     },
     'Invalid email or password',
@@ -149,6 +180,7 @@ export async function adminLogin(ctx: AppContext, input: AdminLoginInput, device
     throw forbidden('The platform administrator signs in to the admin console only');
   }
   const session = await issueSession(ctx, { type: 'admin', id: admin.id, schoolId: admin.school_id }, device);
+  await recordSignIn('login.success', 'admin', [{ type: 'admin', id: admin.id, schoolId: admin.school_id }], { session_id: [null, session.session_id] });
   return {
     ...publicSession(session),
     user: { id: admin.id, name: admin.name, email: admin.email, role: admin.role, school_id: admin.school_id },

@@ -1,3 +1,4 @@
+import { recordAudit, type Changes } from '../audit/audit.js';
 import type { AppContext, Principal } from '../../context.js';
 import { iso, parseJson } from '../../db.js';
 import { forbidden, notFound, unauthorized } from '../../errors.js';
@@ -164,6 +165,17 @@ export async function listSessions(ctx: AppContext, principal: Principal): Promi
 
 const endSql = 'UPDATE sessions SET active = :inactive, revoked_at = :now, fcm_token = NULL';
 
+/** The trail of sessions ended by one statement: the session, or the account (or school) whose sessions they were and how many. */
+async function recordEnded(schoolId: string | null, ended: number, what: { session?: number; type?: UserType; user?: number }, action = 'session.revoke'): Promise<number> {
+  if (ended === 0) return ended;
+  const changes: Changes = what.session !== undefined ? { active: [true, false] } : {
+    ...(what.type ? { user_type: [null, what.type], user_id: [null, what.user] } : {}),
+    sessions_ended: [null, ended],
+  };
+  await recordAudit([{ schoolId, action, entityType: 'session', entityId: what.session ?? null, changes }]);
+  return ended;
+}
+
 /** Ends one of the caller's own sessions; anyone else's answers 404. */
 export async function revokeOwnSession(ctx: AppContext, principal: Principal, sessionId: number): Promise<void> {
   const n = await ctx.db.execute(
@@ -171,22 +183,25 @@ export async function revokeOwnSession(ctx: AppContext, principal: Principal, se
     { inactive: false, active: true, now: new Date(), id: sessionId, school: principal.schoolId, type: principal.type, user: principal.userId },
   );
   if (n === 0) throw notFound('Session');
+  await recordEnded(principal.schoolId, n, { session: sessionId });
 }
 
 /** Ends every session of the caller but the current one. */
 export async function revokeOtherSessions(ctx: AppContext, principal: Principal): Promise<number> {
-  return ctx.db.execute(
+  const n = await ctx.db.execute(
     `${endSql} WHERE school_id = :school AND user_type = :type AND user_id = :user AND active = :active AND id <> :current`,
     { inactive: false, active: true, now: new Date(), school: principal.schoolId, type: principal.type, user: principal.userId, current: principal.sessionId },
   );
+  return recordEnded(principal.schoolId, n, { type: principal.type, user: principal.userId });
 }
 
 /** Ends every session of one account at once (PIN or password reset, staff archive). */
 export async function endUserSessions(ctx: AppContext, schoolId: string | null, type: UserType, userId: number): Promise<number> {
   const where = schoolId === null ? 'school_id IS NULL' : 'school_id = :school';
-  return ctx.db.execute(`${endSql} WHERE ${where} AND user_type = :type AND user_id = :user AND active = :active`, {
+  const n = await ctx.db.execute(`${endSql} WHERE ${where} AND user_type = :type AND user_id = :user AND active = :active`, {
     inactive: false, active: true, now: new Date(), school: schoolId, type, user: userId,
   });
+  return recordEnded(schoolId, n, { type, user: userId });
 }
 
 /** An administrator (console or command line) ends any session of a school; platform-wide when schoolId is null. */
@@ -195,23 +210,30 @@ export async function revokeSessionById(ctx: AppContext, schoolId: string | null
     inactive: false, active: true, now: new Date(), id: sessionId, school: schoolId,
   });
   if (n === 0) throw notFound('Session');
+  const [row] = schoolId === null ? await ctx.db.select<{ school_id: string | null }>('SELECT school_id FROM sessions WHERE id = :id', { id: sessionId }) : [{ school_id: schoolId }];
+  await recordEnded(row?.school_id ?? null, n, { session: sessionId });
 }
 
 /** Ends every session of a school (suspension). */
 export async function endSchoolSessions(ctx: AppContext, schoolId: string): Promise<number> {
-  return ctx.db.execute(`${endSql} WHERE school_id = :school AND active = :active`, { inactive: false, active: true, now: new Date(), school: schoolId });
+  const n = await ctx.db.execute(`${endSql} WHERE school_id = :school AND active = :active`, { inactive: false, active: true, now: new Date(), school: schoolId });
+  return recordEnded(schoolId, n, {});
 }
 
 /** Deletes sessions that ended, or went unused, more than `days` ago. */
 export async function pruneSessions(ctx: AppContext, days = ctx.config.sessionPruneDays): Promise<number> {
   const cutoff = new Date(Date.now() - days * 86_400_000);
-  return ctx.db.execute(
+  const n = await ctx.db.execute(
     'DELETE FROM sessions WHERE expires_at < :cutoff OR last_seen_at < :cutoff OR (active = :inactive AND revoked_at < :cutoff)',
     { cutoff, inactive: false },
   );
+  return recordEnded(null, n, {}, 'session.prune');
 }
 
 /** Ends the session behind the current request (logout). */
 export async function logout(ctx: AppContext, principal: Principal): Promise<void> {
-  await ctx.db.execute(`${endSql} WHERE id = :id AND school_id = :school`, { inactive: false, now: new Date(), id: principal.sessionId, school: principal.schoolId });
+  const n = await ctx.db.execute(`${endSql} WHERE id = :id AND school_id = :school AND active = :active`, {
+    inactive: false, active: true, now: new Date(), id: principal.sessionId, school: principal.schoolId,
+  });
+  await recordEnded(principal.schoolId, n, { session: principal.sessionId }, 'session.logout');
 }

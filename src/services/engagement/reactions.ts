@@ -3,6 +3,7 @@ import type { AppContext, Principal } from '../../context.js';
 import { conflict, fieldError } from '../../errors.js';
 import { reactionTypes, type ReactionType } from '../../models/reaction.js';
 import { assertCanRead, assertParentCanSee, entityRef, type EntityRef } from './visibility.js';
+import { recordAudit, type AuditEntry, type Changes } from '../audit/audit.js';
 
 export { reactionTypes, type ReactionType };
 
@@ -43,6 +44,12 @@ const transient = (err: unknown) =>
 
 const SAME_KEY = 'school_id = :school AND entity_type = :entity_type AND entity_id = :entity_id AND parent_id = :parent';
 
+/** A reaction is named by what it is on: the trail keeps the parent as the actor and the item in `changes`. */
+const reactionEvent = (key: { school: string; entity_type: string; entity_id: number }, verb: string, changes: Changes): AuditEntry => ({
+  schoolId: key.school, action: `reaction.${verb}`, entityType: 'reaction', entityId: null,
+  changes: { entity_type: [null, key.entity_type], entity_id: [null, key.entity_id], ...changes },
+});
+
 /**
  * One attempt, each step a single bound statement that the unique key (school_id, entity_type,
  * entity_id, parent_id) keeps honest: insert; else delete the same reaction; else switch from another
@@ -56,13 +63,19 @@ async function applyToggle(ctx: AppContext, key: { school: string; entity_type: 
        VALUES (:school, :entity_type, :entity_id, :parent, :type, :now, :now)`,
       values,
     );
+    await recordAudit([reactionEvent(key, 'create', { reaction_type: [null, type] })]);
     return 'added';
   } catch (err) {
     if (!(err instanceof UniqueConstraintError)) throw err;
   }
-  if ((await ctx.db.execute(`DELETE FROM reactions WHERE ${SAME_KEY} AND reaction_type = :type`, values)) > 0) return 'removed';
+  if ((await ctx.db.execute(`DELETE FROM reactions WHERE ${SAME_KEY} AND reaction_type = :type`, values)) > 0) {
+    await recordAudit([reactionEvent(key, 'delete', { reaction_type: [type, null] })]);
+    return 'removed';
+  }
   const changed = await ctx.db.execute(`UPDATE reactions SET reaction_type = :type, updated_at = :now WHERE ${SAME_KEY} AND reaction_type <> :type`, values);
-  return changed > 0 ? 'changed' : null;
+  if (changed === 0) return null;
+  await recordAudit([reactionEvent(key, 'update', { reaction_type: [null, type] })]);
+  return 'changed';
 }
 
 /**

@@ -11,6 +11,7 @@ import { addCounts, importKinds, noCounts, type Counts, type ImportError, type I
 import { applyStaff, requiredStaffColumns, staffFromCsv, type StaffRecord } from './staff-import.js';
 import { chunks } from '../batches.js';
 import { applyStudents, checkStudents, requiredStudentColumns, studentFromCsv, type StudentRecord } from './students-import.js';
+import { recordAudit } from '../audit/audit.js';
 
 export { importKinds, type ImportKind, type ImportReport };
 
@@ -144,7 +145,10 @@ export async function runImport(
     if (err instanceof Undo) return report(counts, [...errors, ...(JSON.parse(err.message) as ImportError[])], o.partial && done > 0);
     throw err;
   }
-  return report(counts, o.partial ? errors : [], true);
+  const applied = report(counts, o.partial ? errors : [], true);
+  // The rows' own events say what changed; this one says which import it was.
+  await recordAudit([{ schoolId: school, action: 'import.apply', entityType: 'import', entityId: null, changes: { import: [null, { kind: o.kind, partial: o.partial, rows: parsed.rows, ...counts }] } }]);
+  return applied;
 }
 
 /** The API's 422 for an all-or-nothing import that had errors: the report in `data`, its errors as `details`. */

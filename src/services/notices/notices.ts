@@ -12,6 +12,7 @@ import { audienceFilterClauses, audienceInput, audiencesForParent, audiencesOf, 
 import { pushToFamilies } from '../audiences/publish.js';
 import { offsetOf } from '../pagination.js';
 import { parseInput, required } from '../validation.js';
+import { recordAudit } from '../audit/audit.js';
 
 export { noticeTypes };
 export type NoticeType = (typeof noticeTypes)[number];
@@ -181,6 +182,7 @@ export async function publishNotice(ctx: AppContext, schoolId: string, id: numbe
     { replacements: { id, school: schoolId, now: sqlTime(ctx.db.dialect, now) }, type: QueryTypes.UPDATE, transaction },
   )) as unknown as [unknown, number];
   if (!claimed) return false;
+  await recordAudit([{ schoolId, action: 'noticeboard.publish', entityType: 'noticeboard', entityId: id, changes: { published_at: [null, now.toISOString()] } }], transaction);
   const [notice] = await ctx.db.sequelize.query<{ notice_title: string; notice_desc: string | null; audience_scope: number; is_urgent: unknown }>(
     'SELECT notice_title, notice_desc, audience_scope, is_urgent FROM notices WHERE id = :id AND school_id = :school',
     { replacements: { id, school: schoolId }, type: QueryTypes.SELECT, transaction },

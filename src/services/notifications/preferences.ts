@@ -4,6 +4,7 @@ import { forbidden } from '../../errors.js';
 import { NotificationPreference, School } from '../../models/index.js';
 import { notificationCategories, type NotificationCategory } from '../../models/notification-preference.js';
 import { parseInput } from '../validation.js';
+import { diff, recordAudit } from '../audit/audit.js';
 
 const clock = () => z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time HH:MM from 00:00 to 23:59');
 
@@ -64,6 +65,7 @@ export async function updateNotificationPreferences(ctx: AppContext, principal: 
   }
   const columns = Object.keys(changes);
   if (columns.length > 0) {
+    const before = ((await NotificationPreference.findOne({ where: { school_id: principal.schoolId, parent_id: principal.userId }, attributes: columns, raw: true })) ?? {}) as Record<string, unknown>;
     const set = [...columns, 'updated_at'];
     const onKey = ctx.db.dialect === 'mysql'
       ? `ON DUPLICATE KEY UPDATE ${set.map((c) => `${c} = VALUES(${c})`).join(', ')}`
@@ -73,6 +75,7 @@ export async function updateNotificationPreferences(ctx: AppContext, principal: 
        VALUES (:school, :parent, ${columns.map((c) => `:${c}`).join(', ')}, :now, :now) ${onKey}`,
       { school: principal.schoolId, parent: principal.userId, ...changes, now: new Date() },
     );
+    await recordAudit([{ schoolId: principal.schoolId, action: 'preference.update', entityType: 'preference', entityId: principal.userId, changes: diff(before, { ...before, ...changes }) }]);
   }
   return notificationPreferences(principal);
 }

@@ -14,6 +14,7 @@ import { endUserSessions } from '../auth/sessions.js';
 import { offsetOf, paginationOf } from '../pagination.js';
 import { parseInput } from '../validation.js';
 import { designationNamed, designationRbac, rbacInput } from './designations.js';
+import { recordAudit } from '../audit/audit.js';
 
 export const staffStatuses = ['active', 'archived'] as const;
 export type StaffStatus = (typeof staffStatuses)[number];
@@ -266,6 +267,8 @@ export async function toggleStaffArchive(ctx: AppContext, principal: Principal, 
       replacements, transaction, type: QueryTypes.SELECT,
     });
     if (!row) throw notFound('Staff member');
+    const archived = Number(row.status) === 0;
+    await recordAudit([{ schoolId: principal.schoolId, action: archived ? 'staff.archive' : 'staff.restore', entityType: 'staff', entityId: id, changes: { status: archived ? [1, 0] : [0, 1] } }], transaction);
     return statusOf(row.status);
   });
   if (status === 'archived') await endUserSessions(ctx, principal.schoolId, 'staff', id);

@@ -6,6 +6,7 @@ import { badRequest, conflict, fieldError, forbidden, notFound } from '../../err
 import { Grade, School, Staff, Student } from '../../models/index.js';
 import { requireSchoolAdmin } from '../access/guards.js';
 import { parseInput } from '../validation.js';
+import { recordAudit } from '../audit/audit.js';
 
 const gradeName = () => z.string().trim().min(1).max(60);
 const classTeacher = () => idField().nullable().optional().describe('An active staff member of the school');
@@ -137,7 +138,10 @@ export async function deleteGrade(ctx: AppContext, principal: Principal, id: num
         AND NOT EXISTS (SELECT 1 FROM students s WHERE s.school_id = :school AND s.grade = grades.name)`,
     { id, school: principal.schoolId },
   );
-  if (deleted > 0) return;
+  if (deleted > 0) {
+    await recordAudit([{ schoolId: principal.schoolId, action: 'grade.delete', entityType: 'grade', entityId: id }]);
+    return;
+  }
   const exists = await Grade.findOne({ where: { id, school_id: principal.schoolId }, attributes: ['id'], raw: true });
   if (!exists) throw notFound('Grade');
   throw conflict('Students are still in this grade; move them to another grade first');

@@ -2,7 +2,8 @@ import { Op, QueryTypes, literal, type Transaction } from 'sequelize';
 import { z } from 'zod';
 import { date, id, pageQuery, title } from '../schemas.js';
 import type { AppContext, Principal } from '../../context.js';
-import { day, iso } from '../../db.js';
+import { day, iso, sqlTime } from '../../db.js';
+import { chunks } from '../batches.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { Parent, Staff, WriteToReply, WriteToRequest } from '../../models/index.js';
 import { writeToStatuses, writeToTypes, type WriteToStatus } from '../../models/write-to-request.js';
@@ -13,6 +14,7 @@ import { assertChildOf, childIds, isAssigned } from '../access/scope.js';
 import { excuseLeave } from '../attendance/attendance.js';
 import { offsetOf, paginationOf } from '../pagination.js';
 import { parseInput } from '../validation.js';
+import { diff, recordAudit } from '../audit/audit.js';
 
 export { writeToStatuses, writeToTypes };
 export type WriteToType = (typeof writeToTypes)[number];
@@ -227,6 +229,7 @@ export async function createWriteTo(ctx: AppContext, principal: Principal, input
   if (!isLeave || studentId === null) {
     const now = new Date();
     const threadId = await ctx.db.insert(INSERT_THREAD, { ...fields, now });
+    await recordAudit([{ schoolId: principal.schoolId, action: 'write_to.create', entityType: 'write_to', entityId: threadId, changes: diff(null, fields) }]);
     return view({ ...fields, id: threadId, status: 'open', assigned_staff_id: null, resolved_at: null, replies_count: 0, created_at: now, updated_at: now });
   }
   return ctx.db.sequelize.transaction(async (transaction) => {
@@ -457,8 +460,17 @@ export const resolveWriteTo = (ctx: AppContext, principal: Principal, threadId: 
 /** The maintenance job: threads resolved more than WRITE_TO_ARCHIVE_DAYS ago become archived, in every school. */
 export async function archiveResolvedThreads(ctx: AppContext, now: Date = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - ctx.config.writeToArchiveDays * 86_400_000);
-  return ctx.db.execute(
-    'UPDATE write_to_requests SET status = :archived, updated_at = :now WHERE status = :resolved AND resolved_at <= :cutoff',
-    { archived: 'archived', resolved: 'resolved', now, cutoff },
-  );
+  const due = await ctx.db.select<{ id: number; school_id: string }>('SELECT id, school_id FROM write_to_requests WHERE status = :resolved AND resolved_at <= :cutoff', { resolved: 'resolved', cutoff });
+  let archived = 0;
+  for (const batch of chunks(due)) {
+    archived += await ctx.db.sequelize.transaction(async (transaction) => {
+      const [, n] = (await ctx.db.sequelize.query(
+        'UPDATE write_to_requests SET status = :archived, updated_at = :now WHERE status = :resolved AND id IN (:ids)',
+        { replacements: { archived: 'archived', resolved: 'resolved', now: sqlTime(ctx.db.dialect, now), ids: batch.map((r) => Number(r.id)) }, type: QueryTypes.UPDATE, transaction },
+      )) as unknown as [unknown, number];
+      await recordAudit(batch.map((r) => ({ schoolId: r.school_id, action: 'write_to.archive', entityType: 'write_to' as const, entityId: Number(r.id), changes: { status: ['resolved', 'archived'] } })), transaction);
+      return n;
+    });
+  }
+  return archived;
 }
