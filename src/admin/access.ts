@@ -20,6 +20,8 @@ export const roleAccess = {
   readOnly: { platform_admin: 'read', super_admin: 'read', admin: 'read', it_contact: 'none' },
   devices: { platform_admin: 'write', super_admin: 'write', admin: 'write', it_contact: 'write' },
   devicesReadOnly: { platform_admin: 'read', super_admin: 'read', admin: 'read', it_contact: 'read' },
+  /** The audit trail, as on GET /web-app/audit-log: read only, by super_admin and it_contact. */
+  auditLog: { platform_admin: 'read', super_admin: 'read', admin: 'none', it_contact: 'read' },
 } satisfies Record<string, RoleAccess>;
 
 /** Diagnostics (the test push) belong to super_admin and it_contact, as on /web-app/diagnostics. */

@@ -133,8 +133,44 @@ export const componentsBundle = String.raw`(function () {
         h(DS.Button, { disabled: page >= p.pages, onClick: function () { setPage(page + 1); } }, 'Next')) : null);
   }
 
+  // Export data on a Student page: the same document as the API's export, offered as a JSON file.
+  function DataExport(props) {
+    var state = React.useState(null), data = state[0], setData = state[1];
+    React.useEffect(function () {
+      new AdminJS.ApiClient().recordAction({ resourceId: props.resource.id, recordId: props.record.id, actionName: 'exportData' })
+        .then(function (r) { setData(r.data.export ? { doc: r.data.export } : { error: (r.data.notice && r.data.notice.message) || 'The export failed' }); });
+    }, []);
+    if (!data) return h(DS.Loader);
+    if (data.error) return h(DS.MessageBox, { variant: 'danger', message: data.error, m: 'xl' });
+    var doc = data.doc;
+    var href = URL.createObjectURL(new Blob([JSON.stringify(doc, null, 2)], { type: 'application/json' }));
+    var counts = Object.keys(doc).filter(function (k) { return Array.isArray(doc[k]); }).map(function (k) { return k.replace(/_/g, ' ') + ': ' + doc[k].length; });
+    return h(DS.Box, { variant: 'card', p: 'xl', m: 'xl', 'data-testid': 'data-export' },
+      h(DS.Text, { mb: 'lg' }, 'Every record held about this student and their parent, without secrets. ' + counts.join(', ')),
+      h(DS.Link, { href: href, download: 'student-' + props.record.id + '-export.json' }, 'Download the export (JSON)'));
+  }
+
+  // Erase on an archived Student page: nothing happens until the roll number is typed.
+  function EraseStudent(props) {
+    var typed = React.useState(''), roll = typed[0], setRoll = typed[1];
+    var outcome = React.useState(null), result = outcome[0], setResult = outcome[1];
+    var expected = props.record.params.roll_no;
+    function erase() {
+      var data = new FormData();
+      data.append('confirm', roll);
+      new AdminJS.ApiClient().recordAction({ resourceId: props.resource.id, recordId: props.record.id, actionName: 'erase', method: 'post', data: data })
+        .then(function (r) { setResult(r.data.notice || { type: 'error', message: 'The erasure failed' }); });
+    }
+    return h(DS.Box, { variant: 'card', p: 'xl', m: 'xl', 'data-testid': 'erase-student' },
+      h(DS.MessageBox, { variant: 'danger', mb: 'lg', message: 'Erasing replaces this student\'s personal data, and their parent\'s when no other child links them, everywhere it is held. It cannot be undone.' }),
+      h(DS.Label, null, 'Type the roll number (' + expected + ') to confirm'),
+      h(DS.Input, { value: roll, onChange: function (e) { setRoll(e.target.value); }, mb: 'lg' }),
+      h(DS.Button, { variant: 'danger', disabled: roll !== expected, onClick: erase }, 'Erase'),
+      result ? h(DS.MessageBox, { variant: result.type === 'success' ? 'success' : 'danger', message: result.message, mt: 'lg' }) : null);
+  }
+
   AdminJS.UserComponents = Object.assign(AdminJS.UserComponents || {}, {
-    SchoolDashboard: SchoolDashboard, PlatformOnly: PlatformOnly, ImportRoster: ImportRoster, ItemReach: ItemReach,
+    SchoolDashboard: SchoolDashboard, PlatformOnly: PlatformOnly, ImportRoster: ImportRoster, ItemReach: ItemReach, DataExport: DataExport, EraseStudent: EraseStudent,
   });
 })();
 `;

@@ -6,10 +6,11 @@ import { email, id, name, password } from '../services/schemas.js';
 import type { AppContext, Principal } from '../context.js';
 import { badRequest } from '../errors.js';
 import {
-  Activity, AdminUser, Attendance, Comment, Designation, DiaryEntry, Grade, Group, GroupMember, Notice, Notification, Parent, Reaction, School, Session,
+  Activity, AdminUser, Attendance, AuditEvent, Comment, Designation, DiaryEntry, Grade, Group, GroupMember, Notice, Notification, Parent, Reaction, School, Session,
   Staff, Student, WriteToReply, WriteToRequest,
 } from '../models/index.js';
 import { activityStatuses, activityTypes } from '../models/activity.js';
+import { actorTypes, auditEntityTypes, doors } from '../models/audit-event.js';
 import { adminRoles } from '../models/admin-user.js';
 import { attendanceStatuses } from '../models/attendance.js';
 import { entityTypes } from '../models/comment.js';
@@ -40,6 +41,7 @@ import { allows, diagnosticsRoles, roleAccess, type RoleAccess } from './access.
 import { recordAction, serviceActions, type RecordActionSpec, type ServiceActions } from './actions.js';
 import { importAction } from './import-action.js';
 import { reachActions } from './reach-actions.js';
+import { privacyActions } from './privacy-actions.js';
 import { audienceEnricher, audienceFormFields, audienceProperties, audiencePropertyNames, withAudience } from './audience-fields.js';
 import { isPlatformAdmin, type ConsoleAdmin } from './auth.js';
 import { ScopedResource, type ScopeSpec } from './scoped-resource.js';
@@ -121,6 +123,7 @@ export function consoleResources(ctx: AppContext): ResourceWithOptions[] {
         update: (c, p, i, changes) => updateStudent(c, p, i, parseInput(studentChangesInput, changes)),
       },
       extraActions: {
+        ...privacyActions(ctx),
         import: importAction(ctx, ['students', 'oneroster']),
         archive: recordAction(roleAccess.school, {
           icon: 'Archive', variant: 'danger', allowed: () => true, appliesTo: (r) => r.params.status !== 'archived',
@@ -619,11 +622,34 @@ export function consoleResources(ctx: AppContext): ResourceWithOptions[] {
       },
       services: { noun: 'Notification' },
     },
+    {
+      model: AuditEvent, scope: { schoolColumn: 'school_id', enrich: changesAsText }, access: roleAccess.auditLog,
+      options: {
+        navigation: nav.access,
+        sort: { sortBy: 'id', direction: 'desc' },
+        listProperties: ['id', 'at', 'actor_type', 'actor_name', 'door', 'action', 'entity_type', 'entity_id'],
+        filterProperties: ['at', 'actor_type', 'actor_id', 'door', 'action', 'entity_type', 'entity_id'],
+        showProperties: ['school_id', 'id', 'at', 'actor_type', 'actor_id', 'actor_name', 'door', 'action', 'entity_type', 'entity_id', 'changes', 'ip', 'request_id'],
+        properties: {
+          action: { isTitle: true },
+          actor_type: { availableValues: choices(actorTypes) },
+          door: { availableValues: choices(doors) },
+          entity_type: { availableValues: choices(auditEntityTypes) },
+          changes: { type: 'textarea', description: 'Each changed field as [before, after]; secrets read [redacted]' },
+        },
+      },
+      services: { noun: 'Audit event' },
+    },
   ];
   return specs.map((spec) => {
     const editProperties = withSchoolOnNew(spec);
     return build(ctx, { ...spec, options: { ...spec.options, ...(editProperties ? { editProperties } : {}) } });
   });
+}
+
+/** An event's changes shown as the JSON they are, not as one console field per changed field. */
+async function changesAsText(rows: Array<Record<string, unknown>>): Promise<void> {
+  for (const row of rows) row.changes = row.changes == null ? null : JSON.stringify(row.changes);
 }
 
 /** The operator names the school of a new record; the field is invisible to everyone else. */

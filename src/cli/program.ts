@@ -2,6 +2,8 @@ import { Command } from 'commander';
 import { version } from '../version.js';
 import { addCommand } from './runtime.js';
 import { registerAdminCommands } from './commands/admin/index.js';
+import { registerAuditCommands } from './commands/audit/index.js';
+import { registerDataCommands } from './commands/data/index.js';
 import { registerDbCommands } from './commands/db/index.js';
 import { registerGroupCommands } from './commands/group/index.js';
 import { registerImportCommands } from './commands/import/index.js';
@@ -28,5 +30,7 @@ export function buildProgram(): Command {
   registerImportCommands(program);
   registerGroupCommands(program);
   addCommand(program, remindCommand);
+  registerAuditCommands(program);
+  registerDataCommands(program);
   return program;
 }

@@ -26,6 +26,8 @@ export interface Output {
   data: unknown;
   lines: string[];
   refused?: string;
+  /** The result went to stdout as it was made (an export): nothing more is printed there. */
+  streamed?: boolean;
 }
 
 export interface ValueSpec<T> {
@@ -133,6 +135,7 @@ export class Cli {
   }
 
   print(out: Output): void {
+    if (out.streamed) return;
     process.stdout.write(this.json ? JSON.stringify(out.data, null, 2) + '\n' : out.lines.join('\n') + '\n');
   }
 

@@ -11,7 +11,11 @@ import { offsetOf, paginationOf } from '../pagination.js';
 import { pageQuery } from '../schemas.js';
 import { parseInput } from '../validation.js';
 
-const instant = (what: string) => z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp' }).describe(what);
+/** An ISO 8601 time, or a day (`from` its first moment, `to` its last). */
+const instant = (what: string, end: boolean) =>
+  z.union([z.iso.datetime({ offset: true }), z.iso.date()], { error: 'must be an ISO 8601 time or a date YYYY-MM-DD' })
+    .transform((v) => (v.length === 10 ? `${v}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : v))
+    .describe(what);
 
 export const auditFilters = {
   actor_type: z.enum(actorTypes).optional(),
@@ -19,8 +23,8 @@ export const auditFilters = {
   action: z.string().trim().min(1).max(64).optional().describe('`student.update`, `login.failure`, ...'),
   entity_type: z.enum(auditEntityTypes).optional(),
   entity_id: z.string().trim().min(1).max(64).optional(),
-  from: instant('Events at or after this time').optional(),
-  to: instant('Events at or before this time').optional(),
+  from: instant('Events at or after this time (a date: from its start)', false).optional(),
+  to: instant('Events at or before this time (a date: to its end)', true).optional(),
 };
 export const auditLogQuery = z.object({ ...auditFilters, ...pageQuery(50) });
 export type AuditFilters = z.output<z.ZodObject<typeof auditFilters>>;

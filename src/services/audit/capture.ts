@@ -5,7 +5,8 @@ import {
   Activity, Address, AdminUser, Admission, Attendance, AudienceTarget, Comment, DiaryEntry, Designation, Grade, Group, GroupMember, Notice, Notification,
   NotificationPreference, Parent, Reaction, School, Session, Staff, StaffStudent, Student, WriteToReply, WriteToRequest,
 } from '../../models/index.js';
-import { diff, recordAudit, type AuditEntry, type Changes } from './audit.js';
+import { concealedMessage } from '../notifications/notifications.js';
+import { diff, recordAudit, REDACTED, type AuditEntry, type Changes } from './audit.js';
 import { currentActor } from './context.js';
 
 type Kind = 'create' | 'update' | 'delete';
@@ -19,6 +20,8 @@ interface Audited {
   verb?: (kind: Kind, changes: Changes, row: Row) => string;
   /** The account whose PIN or password a row holds: a change of it by anyone else is a `pin.reset`. */
   account?: 'parent' | 'staff' | 'admin';
+  /** Fields of this row that hold a secret under an ordinary name (a device token, a set-up link's text). */
+  secret?: (row: Row) => readonly string[];
 }
 
 const went = (changes: Changes, field: string, test: (before: unknown, after: unknown) => boolean) => field in changes && test(changes[field]![0], changes[field]![1]);
@@ -60,7 +63,7 @@ const audited = new Map<ModelStatic<Model>, Audited>([
   [DiaryEntry, { entity: 'diary', verb: softDelete('deleted_status') }],
   [Attendance, { entity: 'attendance' }],
   [Session, { entity: 'session', verb: (kind, c) => (kind === 'update' && went(c, 'active', (_b, a) => !a) ? 'revoke' : kind) }],
-  [Notification, { entity: 'notification' }],
+  [Notification, { entity: 'notification', secret: (r) => (concealedMessage.applies(r) ? ['address', ...concealedMessage.fields] : ['address']) }],
   [NotificationPreference, { entity: 'preference' }],
 ]);
 
@@ -74,6 +77,10 @@ const SECRET_COLUMNS = ['pin_hash', 'password_hash'];
 function entryFor(spec: Audited, kind: Kind, before: Row | null, after: Row | null): AuditEntry | null {
   const row = (after ?? before)!;
   const changes = diff(before, after);
+  for (const field of spec.secret?.(row) ?? []) {
+    const change = changes[field];
+    if (change) changes[field] = [change[0] === null ? null : REDACTED, change[1] === null ? null : REDACTED];
+  }
   if (kind === 'update' && Object.keys(changes).length === 0) return null;
   const entityType = typeof spec.entity === 'function' ? spec.entity(row) : spec.entity;
   const entityId = (spec.id ?? ((r: Row) => r.id))(row);

@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Op } from 'sequelize';
+import { AuditEvent } from '../../src/models/index.js';
+import { publishDue } from '../../src/services/audiences/scheduled.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { cliEnv, runCli } from '../helpers/cli.js';
+import { adminUser, bearer, expectError, parent, school, staffMember, student, type SchoolFixture } from '../helpers/fixtures.js';
+import { consoleApi, noticeOf, signInConsole } from '../admin/console-client.js';
+
+/**
+ * The audit trail of CONTRACT.md section 21: each door's actor, `[before, after]` changes with
+ * secrets redacted, sign-ins and lock-outs, and the log's reading (filters, roles, the school's own).
+ */
+let t: TestApp;
+let a: SchoolFixture;
+let b: SchoolFixture;
+
+beforeAll(async () => {
+  t = await startTestApp({ ADMIN_CONSOLE_ENABLED: 'true' });
+  a = await school(t);
+  b = await school(t);
+});
+afterAll(async () => t.close());
+
+const eventsAfter = async (id: number, where: Record<string, unknown> = {}) =>
+  AuditEvent.findAll({ where: { id: { [Op.gt]: id }, ...where }, order: [['id', 'ASC']], raw: true });
+const lastId = async () => (await AuditEvent.max<number, AuditEvent>('id')) ?? 0;
+const log = (token: string, query: Record<string, string | number> = {}) => t.api.get('/web-app/audit-log').query(query).set(bearer(token));
+
+describe('what an event holds', () => {
+  it('an API change: the actor, the door, the ip, the request id and each changed field as [before, after]', async () => {
+    const s = await student(a.schoolId, null, { grade: '5' });
+    const since = await lastId();
+    const res = await t.api.put(`/web-app/students/${s.id}`).set(bearer(a.adminToken)).set('X-Request-Id', 'req-audit-1').send({ grade: '6', blood_group: 'O+' });
+    expect(res.status).toBe(200);
+    const [event] = await eventsAfter(since, { action: 'student.update' });
+    expect(event).toMatchObject({
+      school_id: a.schoolId, actor_type: 'admin', actor_id: String(a.adminId), actor_name: 'Head Admin', door: 'api', entity_type: 'student', entity_id: String(s.id),
+      ip: expect.stringMatching(/127\.0\.0\.1/), request_id: 'req-audit-1',
+    });
+    expect(JSON.parse(event!.changes as unknown as string)).toEqual({ grade: ['5', '6'], blood_group: ['B+', 'O+'] });
+  });
+
+  it('a PIN set by someone else is pin.reset on the account, with the secret redacted, through every door', async () => {
+    const m = await staffMember(a.schoolId);
+    const since = await lastId();
+    expect((await t.api.post(`/web-app/staff/${m.id}/reset-pin`).set(bearer(a.adminToken)).send({ pin: '8642' })).status).toBe(201);
+    const [api] = await eventsAfter(since, { action: 'pin.reset' });
+    expect(api).toMatchObject({ entity_type: 'staff', entity_id: String(m.id), door: 'api', actor_type: 'admin' });
+    expect(JSON.parse(api!.changes as unknown as string)).toEqual({ pin_hash: ['[redacted]', '[redacted]'] });
+    const cli = await runCli(cliEnv(t), ['pin', 'reset', '--school', a.schoolId, '--type', 'staff', '--phone', m.phone, '--pin', '4321', '--yes', '--json']);
+    expect(cli.code).toBe(0);
+    const [byCli] = await eventsAfter(api!.id, { action: 'pin.reset' });
+    expect(byCli).toMatchObject({ entity_type: 'staff', entity_id: String(m.id), door: 'cli', actor_type: 'operator' });
+    const all = JSON.stringify(await AuditEvent.findAll({ where: { school_id: a.schoolId }, raw: true }));
+    expect(all).not.toMatch(/\$2[aby]\$/);
+  });
+
+  it('the console: its built-in edit and its actions, as the signed-in admin', async () => {
+    const s = await student(a.schoolId, null, { grade: '5' });
+    const api = consoleApi(await signInConsole(t, a.adminEmail));
+    const since = await lastId();
+    expect(noticeOf(await api.edit('students', s.id, { grade: '7' }))?.type).toBe('success');
+    expect(noticeOf(await api.act('students', s.id, 'archive'))?.type).toBe('success');
+    const events = await eventsAfter(since, { entity_type: 'student', entity_id: String(s.id) });
+    expect(events.map((e) => [e.action, e.door, e.actor_type, e.actor_id])).toEqual([
+      ['student.update', 'console', 'admin', String(a.adminId)],
+      ['student.archive', 'console', 'admin', String(a.adminId)],
+    ]);
+  });
+
+  it('a scheduled job: the system, through the job door', async () => {
+    const created = await t.api.post('/web-app/noticeboard').set(bearer(a.adminToken))
+      .send({ school_id: a.schoolId, notice_title: 'Later', publish_at: new Date(Date.now() + 60_000).toISOString() });
+    const since = await lastId();
+    await publishDue(t.ctx, new Date(Date.now() + 120_000));
+    const [event] = await eventsAfter(since, { action: 'noticeboard.publish', entity_id: String(created.body.data.id) });
+    expect(event).toMatchObject({ door: 'job', actor_type: 'system', actor_id: null, school_id: a.schoolId });
+  });
+});
+
+describe('sign-ins', () => {
+  it('records success and failure under the account named, and one with no account under no school', async () => {
+    const p = await parent(t.ctx, a.schoolId);
+    const since = await lastId();
+    await t.api.post('/parent-app/parent-auth-verification').send({ phone_no: p.phone, pin: '0000', school_id: a.schoolId });
+    await t.api.post('/parent-app/parent-auth-verification').send({ phone_no: p.phone, pin: p.pin, school_id: a.schoolId });
+    await t.api.post('/parent-app/parent-auth-verification').send({ phone_no: '9000000001', pin: '1234' });
+    const events = await eventsAfter(since, { action: { [Op.like]: 'login.%' } });
+    expect(events.map((e) => [e.action, e.school_id, e.actor_type, e.actor_id, e.entity_type])).toEqual([
+      ['login.failure', a.schoolId, 'parent', String(p.id), 'parent'],
+      ['login.success', a.schoolId, 'parent', String(p.id), 'parent'],
+      ['login.failure', null, 'parent', null, 'parent'],
+    ]);
+  });
+
+  it('the fifth failure locks the account out and says so once', async () => {
+    const m = await staffMember(a.schoolId);
+    const since = await lastId();
+    for (let i = 0; i < 5; i++) await t.api.post('/teachers-app/teacher-auth-verification').send({ phone_no: m.phone, pin: '0000', school_id: a.schoolId });
+    const events = await eventsAfter(since, { entity_type: 'staff', entity_id: String(m.id) });
+    expect(events.filter((e) => e.action === 'login.failure')).toHaveLength(5);
+    expect(events.filter((e) => e.action === 'login.lockout')).toHaveLength(1);
+  });
+
+  it('console sign-ins go through the console door', async () => {
+    const since = await lastId();
+    await signInConsole(t, a.adminEmail);
+    const [event] = await eventsAfter(since, { action: 'login.success' });
+    expect(event).toMatchObject({ door: 'console', actor_type: 'admin', actor_id: String(a.adminId), school_id: a.schoolId });
+  });
+});
+
+describe('GET /web-app/audit-log', () => {
+  it('newest first, filtered, for super_admin and it_contact only, and only of their school', async () => {
+    const s = await student(a.schoolId, null, { grade: '5' });
+    await t.api.put(`/web-app/students/${s.id}`).set(bearer(a.adminToken)).send({ grade: '6' });
+    await t.api.put(`/web-app/students/${s.id}`).set(bearer(a.adminToken)).send({ grade: '7' });
+    const res = await log(a.adminToken, { entity_type: 'student', entity_id: String(s.id), action: 'student.update' });
+    expect(res.status).toBe(200);
+    expect(res.body.data.pagination).toMatchObject({ total: 2, page: 1 });
+    expect(res.body.data.events.map((e: { changes: unknown }) => e.changes)).toEqual([{ grade: ['6', '7'] }, { grade: ['5', '6'] }]);
+    const it = await adminUser(t, a.schoolId, 'it_contact');
+    expect((await log(it.token, { actor_type: 'admin', actor_id: String(a.adminId) })).body.data.events.length).toBeGreaterThan(0);
+    const plain = await adminUser(t, a.schoolId, 'admin');
+    expectError(await log(plain.token), 403, 'FORBIDDEN');
+    const theirs = await log(b.adminToken, { entity_type: 'student', entity_id: String(s.id) });
+    expect(theirs.body.data.events).toEqual([]);
+    const window = await log(a.adminToken, { from: new Date(Date.now() + 60_000).toISOString() });
+    expect(window.body.data.events).toEqual([]);
+    expectError(await log(a.adminToken, { from: 'yesterday' }), 400, 'BAD_REQUEST');
+    expectError(await log(a.adminToken, { entity_type: 'spaceship' }), 400, 'BAD_REQUEST');
+  });
+
+  it('the console shows the trail read-only and scoped', async () => {
+    const api = consoleApi(await signInConsole(t, a.adminEmail));
+    const list = await api.list('audit_events');
+    expect(list.status).toBe(200);
+    const records = list.body.records as Array<{ id: string; params: Record<string, unknown>; recordActions: Array<{ name: string }> }>;
+    expect(records.length).toBeGreaterThan(0);
+    expect(records.every((r) => r.params.school_id === a.schoolId)).toBe(true);
+    expect(records.flatMap((r) => r.recordActions.map((x) => x.name))).not.toContain('edit');
+    expect(records.flatMap((r) => r.recordActions.map((x) => x.name))).not.toContain('delete');
+    const foreign = await AuditEvent.findOne({ where: { school_id: b.schoolId }, raw: true });
+    expect((await api.show('audit_events', foreign!.id)).body.record?.params ?? {}).toEqual({});
+    const plain = await adminUser(t, a.schoolId, 'admin');
+    const refused = await consoleApi(await signInConsole(t, plain.email)).list('audit_events');
+    expect(refused.body.notice?.type).toBe('error');
+    expect(refused.body.records ?? []).toEqual([]);
+  });
+
+  it('nothing in the API changes or deletes an event', async () => {
+    const doc = (await t.api.get('/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
+    const routes = Object.entries(doc.paths).filter(([p]) => p.includes('audit'));
+    expect(routes.map(([p, ops]) => [p, Object.keys(ops)])).toEqual([['/web-app/audit-log', ['get']]]);
+  });
+});
