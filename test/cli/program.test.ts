@@ -6,6 +6,7 @@ import { buildProgram } from '../../src/cli/program.js';
 const contractCommands = [
   'tenant create', 'tenant list', 'tenant update', 'tenant suspend', 'tenant resume', 'admin create', 'pin reset', 'sessions purge', 'sessions revoke',
   'push test', 'db migrate', 'db seed', 'import students', 'import staff', 'import oneroster', 'group add-members', 'remind',
+  'audit export', 'data export', 'data erase',
 ];
 
 const leaves = (program: Command) =>

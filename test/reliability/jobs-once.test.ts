@@ -13,7 +13,7 @@ import { startServer, type ServerProcess } from '../helpers/server-process.js';
  */
 const INTERVAL_MS = 1_000;
 const WATCH_MS = 4_500;
-const jobNames = ['write_to_archive', 'session_prune', 'outbox_retry'];
+const jobNames = ['write_to_archive', 'session_prune', 'retention_erase', 'outbox_retry'];
 
 function runsOf(servers: ServerProcess[]): Map<string, number[]> {
   const runs = new Map(jobNames.map((name) => [name, [] as number[]]));

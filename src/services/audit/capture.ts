@@ -1,4 +1,4 @@
-import type { BulkCreateOptions, Model, ModelStatic, Sequelize, Transaction } from 'sequelize';
+import type { BulkCreateOptions, Model, ModelStatic, Sequelize, Transaction, WhereOptions } from 'sequelize';
 import { Op } from 'sequelize';
 import type { AuditEntityType } from '../../models/audit-event.js';
 import {
@@ -107,11 +107,13 @@ async function capture(model: ModelStatic<Model>, kind: Kind, pairs: Array<[Row 
 
 /** The rows an upsert by id is about to overwrite, read in its transaction so the trail can say what changed. */
 const overwritten = new WeakMap<object, Map<string, Row>>();
+/** The rows a bulk update or delete matched, read just before it. */
+const matched = new WeakMap<object, Row[]>();
+type BulkOptions = { where?: WhereOptions; transaction?: Transaction | null; individualHooks?: boolean };
 
 /**
  * The audit capture, in one place: every create, update and delete made through a model of an
- * audited table writes its events in the same transaction, whoever calls it. Bulk updates and deletes
- * are run row by row for their hooks (Sequelize reads the rows first), so every event has its
+ * audited table writes its events in the same transaction, whoever calls it, each with the row's
  * before and after. Statements written by hand record their own events (`recordAudit`).
  */
 export function installAuditCapture(sequelize: Sequelize): void {
@@ -124,11 +126,25 @@ export function installAuditCapture(sequelize: Sequelize): void {
   sequelize.addHook('afterDestroy', async function (this: ModelStatic<Model>, instance: Model, options: { transaction?: Transaction | null }) {
     await capture(this, 'delete', [[values(instance), null]], options.transaction);
   });
+  // A bulk update or delete keeps Sequelize's own statement (and its count of affected rows): the rows
+  // it matches are read before it, and again after an update, in its transaction.
   for (const hook of ['beforeBulkUpdate', 'beforeBulkDestroy'] as const) {
-    sequelize.addHook(hook, function (this: ModelStatic<Model>, options: { individualHooks?: boolean }) {
-      if (audited.has(this)) options.individualHooks = true;
+    sequelize.addHook(hook, async function (this: ModelStatic<Model>, options: BulkOptions) {
+      if (!audited.has(this) || options.individualHooks) return;
+      matched.set(options, (await this.findAll({ where: options.where, raw: true, transaction: options.transaction })) as unknown as Row[]);
     });
   }
+  sequelize.addHook('afterBulkUpdate', async function (this: ModelStatic<Model>, options: BulkOptions) {
+    const before = matched.get(options);
+    if (!before?.length) return;
+    const key = this.primaryKeyAttribute;
+    const after = new Map(((await this.findAll({ where: { [key]: before.map((r) => r[key]) }, raw: true, transaction: options.transaction })) as unknown as Row[]).map((r) => [String(r[key]), r]));
+    await capture(this, 'update', before.map((r) => [r, after.get(String(r[key])) ?? null] as [Row, Row | null]).filter(([, a]) => a !== null), options.transaction);
+  });
+  sequelize.addHook('afterBulkDestroy', async function (this: ModelStatic<Model>, options: BulkOptions) {
+    const before = matched.get(options);
+    if (before?.length) await capture(this, 'delete', before.map((r) => [r, null]), options.transaction);
+  });
   sequelize.addHook('beforeBulkCreate', async function (this: ModelStatic<Model>, instances: Model[], options: BulkCreateOptions) {
     if (!audited.has(this) || !options.updateOnDuplicate) return;
     const ids = instances.map((i) => i.get('id')).filter((id) => id !== undefined && id !== null);

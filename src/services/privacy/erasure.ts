@@ -69,7 +69,7 @@ export async function eraseStudent(ctx: AppContext, schoolId: string, studentId:
       });
     }
     const mentions = (column: string) => names.map((n) => ({ [column]: { [Op.substring]: n } }));
-    await Notification.update({ title: ERASED, body: ERASED }, {
+    await Notification.update({ title: ERASED, body: ERASED, address: null }, {
       where: { school_id: schoolId, [Op.or]: [...(parentGoes ? [{ target_type: 'parent', target_id: parent!.id }] : []), ...mentions('title'), ...mentions('body')] }, ...t,
     });
     await blankTrail(schoolId, { studentId, parentId: parentGoes ? parent!.id : null, threadIds, names }, transaction);
