@@ -9,7 +9,7 @@ import { activityStatuses, activityTypes } from '../../models/activity.js';
 import { requirePermission, requireSchoolAdmin } from '../access/guards.js';
 import { assertChildOf } from '../access/scope.js';
 import {
-  audienceFilterClauses, audienceInput, audiencesForParent, audiencesOf, audienceVisible, checkAudience, normalizeAudience, saveAudience, type Audience,
+  audienceColumn, audienceFilterClauses, audienceFromColumn, audienceInput, audiencesOf, audienceVisible, checkAudience, normalizeAudience, saveAudience, type Audience,
 } from '../audiences/audiences.js';
 import { pushToFamilies } from '../audiences/publish.js';
 import { offsetOf, paginationOf } from '../pagination.js';
@@ -348,17 +348,16 @@ export async function parentFeed(ctx: AppContext, principal: Principal, input: P
     type = 'AND a.activity_type = :type';
     params.type = query.activity_type;
   }
-  const rows = await ctx.db.select<ActivityRow>(parentFeedSql(ctx.db.dialect === 'mysql', { oneChild: query.student_id !== undefined, type }), params);
-  const audiences = await audiencesForParent(ctx, principal.schoolId, principal.userId, 'activity', rows.filter((r) => Number(r.audience_scope) === 1).map((r) => Number(r.id)));
-  return rows.map((r) => view(r, audiences.get(Number(r.id)) ?? null));
+  const rows = await ctx.db.select<ActivityRow & { audience_list: unknown }>(parentFeedSql(ctx.db.dialect === 'mysql', { oneChild: query.student_id !== undefined, type }), params);
+  return rows.map((r) => view(r, audienceFromColumn(r.audience_list)));
 }
 
 /**
  * The parent feed's statement (also the benchmark ceilings'): the page of published activities the
- * parent may see, each with their first read of it (the item_reads_uq key).
+ * parent may see, each with their first read of it (the item_reads_uq key) and its audience.
  */
 export function parentFeedSql(mysql: boolean, options: { oneChild: boolean; type: string }): string {
-  return `SELECT ${COLUMNS}, r.read_at FROM activities a ${mysql ? 'FORCE INDEX (activities_feed)' : ''} ${AUTHOR}
+  return `SELECT ${COLUMNS}, r.read_at, ${audienceColumn('a', 'activity', mysql)} FROM activities a ${mysql ? 'FORCE INDEX (activities_feed)' : ''} ${AUTHOR}
       LEFT JOIN item_reads r ON r.school_id = a.school_id AND r.entity_type = 'activity' AND r.entity_id = a.id AND r.parent_id = :parent
       WHERE a.school_id = :school AND a.status = 'published' AND a.deleted_status = 0 AND ${audienceVisible('a', 'activity', options.oneChild)} ${options.type}
       ${NEWEST} LIMIT :limit OFFSET :offset`;

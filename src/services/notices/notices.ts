@@ -8,7 +8,7 @@ import { Notice } from '../../models/index.js';
 import { noticeTypes } from '../../models/notice.js';
 import { requirePermission, requireSchoolAdmin } from '../access/guards.js';
 import { audienceFilters } from '../activities/activities.js';
-import { audienceFilterClauses, audienceInput, audiencesForParent, audiencesOf, audienceVisible, checkAudience, normalizeAudience, saveAudience, type Audience } from '../audiences/audiences.js';
+import { audienceColumn, audienceFilterClauses, audienceFromColumn, audienceInput, audiencesOf, audienceVisible, checkAudience, normalizeAudience, saveAudience, type Audience } from '../audiences/audiences.js';
 import { pushToFamilies } from '../audiences/publish.js';
 import { offsetOf } from '../pagination.js';
 import { parseInput, required } from '../validation.js';
@@ -260,14 +260,13 @@ export async function listParentNotices(ctx: AppContext, principal: Principal, i
   if (principal.type !== 'parent') throw forbidden('This noticeboard is for parents');
   const query = parseInput(noticeBoardQuerySchema, input);
   const { where, params } = boardFilter(principal.schoolId, query, { published: true });
-  const rows = await ctx.db.select<NoticeRow>(
-    `SELECT ${COLUMNS}, r.read_at FROM notices n
+  const rows = await ctx.db.select<NoticeRow & { audience_list: unknown }>(
+    `SELECT ${COLUMNS}, r.read_at, ${audienceColumn('n', 'noticeboard', ctx.db.dialect === 'mysql')} FROM notices n
        LEFT JOIN item_reads r ON r.school_id = n.school_id AND r.entity_type = 'noticeboard' AND r.entity_id = n.id AND r.parent_id = :parent
       WHERE ${where} AND ${audienceVisible('n', 'noticeboard')} ${BOARD_ORDER} LIMIT :limit OFFSET :offset`,
     { ...params, parent: principal.userId, limit: query.limit, offset: offsetOf(query) },
   );
-  const audiences = await audiencesForParent(ctx, principal.schoolId, principal.userId, 'noticeboard', rows.filter((r) => Number(r.audience_scope) === 1).map((r) => Number(r.id)));
-  return rows.map((r) => view(r, audiences.get(Number(r.id)) ?? null));
+  return rows.map((r) => view(r, audienceFromColumn(r.audience_list)));
 }
 
 export async function listTeacherNotices(ctx: AppContext, principal: Principal, query: z.input<typeof teacherNoticeQuerySchema> = {}): Promise<NoticeView[]> {
