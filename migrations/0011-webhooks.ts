@@ -24,10 +24,10 @@ export async function up(sequelize: Sequelize): Promise<void> {
     active: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
     disabled_reason: { type: DataTypes.STRING(300), allowNull: true },
     failing_since: { type: DataTypes.DATE(3), allowNull: true },
-    deleted_at: { type: DataTypes.DATE(3), allowNull: true },
+    deleted_status: { type: DataTypes.SMALLINT, allowNull: false, defaultValue: 0 },
     ...timestamps,
   });
-  await qi.addIndex('webhooks', ['school_id', 'deleted_at', 'id'], { name: 'webhooks_school' });
+  await qi.addIndex('webhooks', ['school_id', 'deleted_status', 'id'], { name: 'webhooks_school' });
   await qi.createTable('webhook_deliveries', {
     id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },
     school_id: { type: DataTypes.STRING(64), allowNull: false },

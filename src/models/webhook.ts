@@ -1,6 +1,6 @@
 import { Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { DataTypes } from 'sequelize';
-import { bool, date, json, modelOptions, pk, ref, schoolId, str, text, timestamps } from './columns.js';
+import { bool, date, flag, json, modelOptions, pk, ref, schoolId, str, text, timestamps } from './columns.js';
 
 export const webhookEvents = [
   'activity.published', 'notice.published', 'write_to.created', 'write_to.resolved', 'admission.submitted', 'student.archived', 'staff.archived',
@@ -21,7 +21,8 @@ export class Webhook extends Model<InferAttributes<Webhook>, InferCreationAttrib
   declare active: CreationOptional<boolean>;
   declare disabled_reason: CreationOptional<string | null>;
   declare failing_since: CreationOptional<Date | null>;
-  declare deleted_at: CreationOptional<Date | null>;
+  /** 1 once deleted: kept, with its deliveries, for the delivery log. */
+  declare deleted_status: CreationOptional<number>;
   declare created_at: CreationOptional<Date>;
   declare updated_at: CreationOptional<Date>;
 
@@ -29,11 +30,11 @@ export class Webhook extends Model<InferAttributes<Webhook>, InferCreationAttrib
     Webhook.init(
       {
         id: pk(), school_id: schoolId(), url: str(2048), events: { ...json('events'), allowNull: false }, secret: str(64),
-        active: bool(true), disabled_reason: str(300, true), failing_since: date(), deleted_at: date(), ...timestamps(),
+        active: bool(true), disabled_reason: str(300, true), failing_since: date(), deleted_status: flag(), ...timestamps(),
       },
       {
         sequelize, tableName: 'webhooks', modelName: 'Webhook', ...modelOptions,
-        indexes: [{ name: 'webhooks_school', fields: ['school_id', 'deleted_at', 'id'] }],
+        indexes: [{ name: 'webhooks_school', fields: ['school_id', 'deleted_status', 'id'] }],
       },
     );
   }
