@@ -97,9 +97,9 @@ async function attempt(ctx: AppContext, row: DueDelivery): Promise<Attempt> {
 }
 
 /**
- * A failure starts (or continues) the webhook's failing streak; once the streak is three days old the
- * webhook is switched off, in one conditional UPDATE that only one worker wins, and what it still had
- * waiting is failed.
+ * A failure starts (or continues) the webhook's failing streak; once the streak is three days old, with
+ * no delivery since it began (one may succeed beside this failure), the webhook is switched off in one
+ * conditional UPDATE that only one worker wins, and what it still had waiting is failed.
  */
 async function webhookFailed(ctx: AppContext, row: DueDelivery, error: string, now: Date): Promise<void> {
   await ctx.db.execute('UPDATE webhooks SET failing_since = :now WHERE id = :id AND school_id = :school AND failing_since IS NULL', {
@@ -107,7 +107,9 @@ async function webhookFailed(ctx: AppContext, row: DueDelivery, error: string, n
   });
   const disabledReason = `Switched off: every delivery failed for 3 days; last error: ${error}`.slice(0, 300);
   const off = await ctx.db.execute(
-    'UPDATE webhooks SET active = 0, disabled_reason = :reason, updated_at = :now WHERE id = :id AND school_id = :school AND active = 1 AND failing_since <= :cutoff',
+    `UPDATE webhooks SET active = 0, disabled_reason = :reason, updated_at = :now
+      WHERE id = :id AND school_id = :school AND active = 1 AND failing_since <= :cutoff
+        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.school_id = :school AND d.webhook_id = :id AND d.delivered_at >= webhooks.failing_since)`,
     { reason: disabledReason, now: at(ctx, now), id: row.webhook_id, school: row.school_id, cutoff: at(ctx, new Date(now.getTime() - SWITCH_OFF_AFTER_MS)) },
   );
   if (off === 1) await abandonPending(row.school_id, row.webhook_id, 'the webhook was switched off after failing for 3 days');
