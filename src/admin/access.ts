@@ -20,6 +20,9 @@ export const roleAccess = {
   readOnly: { platform_admin: 'read', super_admin: 'read', admin: 'read', it_contact: 'none' },
   devices: { platform_admin: 'write', super_admin: 'write', admin: 'write', it_contact: 'write' },
   devicesReadOnly: { platform_admin: 'read', super_admin: 'read', admin: 'read', it_contact: 'read' },
+  /** Webhooks hand the school's data to another system: its super_admin's decision, as on /web-app/webhooks. */
+  webhooks: { platform_admin: 'write', super_admin: 'write', admin: 'none', it_contact: 'none' },
+  webhookDeliveries: { platform_admin: 'read', super_admin: 'read', admin: 'none', it_contact: 'none' },
 } satisfies Record<string, RoleAccess>;
 
 /** Diagnostics (the test push) belong to super_admin and it_contact, as on /web-app/diagnostics. */

@@ -44,7 +44,7 @@ export const recordPrincipal = (admin: ConsoleAdmin, record: BaseRecord, schoolC
   principalFor(admin, schoolOf(record, schoolColumn));
 
 /** How a form value becomes a service's input: forms send every value as text. */
-export type FieldKind = 'text' | 'nullableText' | 'number' | 'reference' | 'boolean' | 'date' | 'object';
+export type FieldKind = 'text' | 'nullableText' | 'number' | 'reference' | 'boolean' | 'date' | 'object' | 'list';
 
 export type Fields = Record<string, FieldKind>;
 
@@ -69,6 +69,14 @@ function objectValue(params: Record<string, unknown>, name: string): Record<stri
   return Object.fromEntries(Object.entries(nested).filter(([, v]) => v !== '' && v !== null && v !== undefined));
 }
 
+/** A multiple choice (`events.0=a&events.1=b`), or a comma-separated text, as an array without empty entries. */
+function listValue(params: Record<string, unknown>, name: string): string[] | undefined {
+  const nested = flat.get(params as never, name) as unknown;
+  if (nested === undefined || nested === null) return undefined;
+  const values = typeof nested === 'object' ? Object.values(nested as object) : String(nested).split(',');
+  return values.map((v) => String(v ?? '').trim()).filter(Boolean);
+}
+
 /**
  * The service input from a submitted form. With `record` (an edit) only the fields that differ from
  * the stored ones are sent, so that an untouched field never trips a rule (a status transition, a
@@ -78,6 +86,12 @@ export function formInput(payload: Record<string, unknown> | undefined, fields: 
   const params = payload ?? {};
   const out: Record<string, unknown> = {};
   for (const [name, kind] of Object.entries(fields)) {
+    if (kind === 'list') {
+      const value = listValue(params, name);
+      if (value === undefined || (record && JSON.stringify(value) === JSON.stringify(listValue(record.params, name) ?? []))) continue;
+      out[name] = value;
+      continue;
+    }
     if (kind === 'object') {
       const value = objectValue(params, name);
       if (value === undefined) continue;
@@ -96,7 +110,8 @@ export function formInput(payload: Record<string, unknown> | undefined, fields: 
 export interface ServiceActions {
   /** The editable fields (the new and edit forms) and how each is read. */
   fields?: Fields;
-  create?: (ctx: AppContext, principal: Principal, input: Record<string, unknown>) => Promise<{ id: number | string }>;
+  /** `notice`, when given, replaces the success notice: what the admin must see once (a new webhook's secret). */
+  create?: (ctx: AppContext, principal: Principal, input: Record<string, unknown>) => Promise<{ id: number | string; notice?: string }>;
   /** For the schools themselves, which the operator creates outside any school. */
   createSchool?: (ctx: AppContext, input: Record<string, unknown>) => Promise<{ id: number | string }>;
   update?: (ctx: AppContext, principal: Principal, id: number, changes: Record<string, unknown>) => Promise<unknown>;
@@ -141,14 +156,14 @@ export function serviceActions(ctx: AppContext, access: RoleAccess, spec: Servic
       handler: run<RecordActionResponse>(async (request, context, admin) => {
         if (request.method !== 'post') throw new ConsoleAppError('Submit the form to create a record');
         const input = formInput(request.payload, fields);
-        const created = spec.createSchool
+        const created: { id: number | string; notice?: string } = spec.createSchool
           ? await spec.createSchool(ctx, input)
           : await spec.create!(ctx, await creatorPrincipal(admin, request.payload), input);
         const record = await reload(context, created.id);
         return {
           record: record.toJSON(context.currentAdmin),
           redirectUrl: context.h.recordActionUrl({ resourceId: resourceId(context), recordId: String(created.id), actionName: 'show' }),
-          notice: { message: `${spec.noun} created`, type: 'success' },
+          notice: created.notice ? { message: created.notice, type: 'info' } : { message: `${spec.noun} created`, type: 'success' },
         };
       }),
     },
