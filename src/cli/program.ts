@@ -10,6 +10,7 @@ import { registerPinCommands } from './commands/pin/index.js';
 import { registerPushCommands } from './commands/push/index.js';
 import { registerSessionCommands } from './commands/sessions/index.js';
 import { registerTenantCommands } from './commands/tenant/index.js';
+import { registerWebhookCommands } from './commands/webhook/index.js';
 
 /** The operator's program: every group and command of CONTRACT.md section 17. */
 export function buildProgram(): Command {
@@ -28,5 +29,6 @@ export function buildProgram(): Command {
   registerImportCommands(program);
   registerGroupCommands(program);
   addCommand(program, remindCommand);
+  registerWebhookCommands(program);
   return program;
 }

@@ -9,6 +9,7 @@ import { addressRefusal } from '../../src/services/webhooks/addresses.js';
 import { createWebhook } from '../../src/services/webhooks/webhooks.js';
 import type { AppContext } from '../../src/context.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { cliEnv, runCli } from '../helpers/cli.js';
 import { adminUser, bearer, expectError, parent, parentLogin, school, staffMember, student, uniquePhone, type SchoolFixture } from '../helpers/fixtures.js';
 import { startReceiver, verifies, type Receiver } from '../helpers/receiver.js';
 
@@ -314,5 +315,49 @@ describe('switching off', () => {
     await postNotice(a, 'Fails later');
     await pass(new Date(start.getTime() + 3 * 24 * 3_600_000 + 60_000));
     expect((await Webhook.findByPk(hook.id))!.active).toBe(true);
+  });
+});
+
+describe('school-platform webhook', () => {
+  it('adds a webhook printing its secret once, lists it without the secret, and removes it', async () => {
+    const a = await school(t);
+    const env = cliEnv(t, { WEBHOOK_ALLOW_PRIVATE: 'true' });
+    const added = await runCli(env, ['webhook', 'add', '--school', a.schoolId, '--url', receiver.url, '--events', 'notice.published,staff.archived', '--json']);
+    expect(added.code).toBe(0);
+    expect(added.json).toMatchObject({ url: receiver.url, events: ['notice.published', 'staff.archived'], active: true, secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    const secret = added.json.secret as string;
+    const text = await runCli(env, ['webhook', 'add', '--school', a.schoolId, '--url', receiver.url]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/Signing secret \(shown this once\): [A-Za-z0-9_-]{43}/);
+    const list = await runCli(env, ['webhook', 'list', '--school', a.schoolId, '--json']);
+    expect(list.json.map((w: { id: number; events: string[] }) => [w.id, w.events])).toEqual([[added.json.id, ['notice.published', 'staff.archived']], [expect.any(Number), ['*']]]);
+    expect(list.stdout).not.toContain(secret);
+    expect((await runCli(env, ['webhook', 'list', '--school', a.schoolId])).stdout).not.toContain(secret);
+    // The secret signs what the API's events send.
+    const from = receiver.received.length;
+    await postNotice(a);
+    await pass();
+    expect(receiver.received.slice(from).filter((r) => verifies(secret, r))).toHaveLength(1);
+    const removed = await runCli(env, ['webhook', 'remove', '--school', a.schoolId, '--id', String(added.json.id)]);
+    expect(removed.code).toBe(0);
+    expect((await runCli(env, ['webhook', 'list', '--school', a.schoolId, '--json'])).json).toHaveLength(1);
+  });
+
+  it('exits 2 on a missing or malformed flag and 1 on a refused URL, an unknown school or another school\'s webhook', async () => {
+    const a = await school(t);
+    const b = await school(t);
+    const hook = await addWebhook(b, { url: receiver.url });
+    const env = cliEnv(t);
+    expect((await runCli(env, ['webhook', 'add', '--school', a.schoolId])).code).toBe(2);
+    const badEvent = await runCli(env, ['webhook', 'add', '--school', a.schoolId, '--url', receiver.url, '--events', 'nope']);
+    expect(badEvent.code).toBe(2);
+    expect(badEvent.stderr).toContain('--events');
+    const refused = await runCli(env, ['webhook', 'add', '--school', a.schoolId, '--url', receiver.url, '--json']);
+    expect(refused.code).toBe(1);
+    expect(refused.json.error).toMatchObject({ code: 'BAD_REQUEST', details: [{ field: 'url', message: expect.stringContaining('loopback') }] });
+    expect((await runCli(env, ['webhook', 'list', '--school', 'no-such-school'])).code).toBe(1);
+    expect((await runCli(env, ['webhook', 'remove', '--school', a.schoolId, '--id', String(hook.id)])).code).toBe(1);
+    expect((await Webhook.findByPk(hook.id))!.deleted_status).toBe(0);
+    expect(await Webhook.count({ where: { school_id: a.schoolId } })).toBe(0);
   });
 });
