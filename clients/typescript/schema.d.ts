@@ -1884,6 +1884,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web-app/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The school's webhooks (super_admin)
+         * @description Oldest first. The secret is never shown again after creation.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        get: operations["getWebAppWebhooks"];
+        put?: never;
+        /**
+         * Add a webhook (super_admin)
+         * @description Answers the signing `secret` (32 random bytes, base64url) this once. Every delivery is a POST of `{id, event, school_id, occurred_at, data}` signed with `X-Webhook-Signature: sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<body>">`. The URL must be https under NODE_ENV=production, and its host must resolve only to public addresses (400 otherwise) unless WEBHOOK_ALLOW_PRIVATE=true. `events` defaults to `["*"]`.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        post: operations["postWebAppWebhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web-app/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook (super_admin)
+         * @description Another school's or a deleted webhook: 404.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        get: operations["getWebAppWebhooksId"];
+        /**
+         * Change a webhook, or switch it on or off (super_admin)
+         * @description A webhook whose every delivery failed for 3 days is switched off (`active: false`, `disabled_reason` saying why); `active: true` switches it on again. A new URL is checked as on creation.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        put: operations["putWebAppWebhooksId"];
+        post?: never;
+        /**
+         * Delete a webhook (super_admin)
+         * @description It gets no further events; deliveries still waiting are failed. Its delivery log stays.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        delete: operations["deleteWebAppWebhooksId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web-app/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook's deliveries, newest first (super_admin)
+         * @description One row per event: `pending` while tries remain (retried after about 5 s, 30 s, 2 min, 10 min and 1 h), then `delivered` or `failed`.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        get: operations["getWebAppWebhooksIdDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -10088,6 +10172,418 @@ export interface operations {
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getWebAppWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 3,
+                     *           "url": "https://sis.example.org/hooks/school-platform",
+                     *           "events": [
+                     *             "notice.published",
+                     *             "admission.submitted"
+                     *           ],
+                     *           "active": true,
+                     *           "disabled_reason": null,
+                     *           "created_at": "2026-03-02T09:15:00.000Z",
+                     *           "updated_at": "2026-03-02T09:15:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            url: string;
+                            events: ("activity.published" | "notice.published" | "write_to.created" | "write_to.resolved" | "admission.submitted" | "student.archived" | "staff.archived" | "*")[];
+                            active: boolean;
+                            /** @description Why the webhook was switched off; null while it is on */
+                            disabled_reason: string | null;
+                            /** @description ISO 8601 timestamp in UTC */
+                            created_at: string;
+                            /** @description ISO 8601 timestamp in UTC */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+        };
+    };
+    postWebAppWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://sis.example.org/hooks/school-platform",
+                 *       "events": [
+                 *         "notice.published",
+                 *         "admission.submitted"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Where events are POSTed: https under NODE_ENV=production, never a private or reserved address */
+                    url: string;
+                    /**
+                     * @description The events to send; `*` for every event
+                     * @default [
+                     *       "*"
+                     *     ]
+                     */
+                    events?: ("activity.published" | "notice.published" | "write_to.created" | "write_to.resolved" | "admission.submitted" | "student.archived" | "staff.archived" | "*")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Webhook created",
+                     *       "data": {
+                     *         "id": 3,
+                     *         "url": "https://sis.example.org/hooks/school-platform",
+                     *         "events": [
+                     *           "notice.published",
+                     *           "admission.submitted"
+                     *         ],
+                     *         "active": true,
+                     *         "disabled_reason": null,
+                     *         "created_at": "2026-03-02T09:15:00.000Z",
+                     *         "updated_at": "2026-03-02T09:15:00.000Z",
+                     *         "secret": "q3Zc8k1xN0m9Yv2Lr5Tt7Wb4Hj6Pd8Sa0Gf2Ke4Ui6Oo"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            url: string;
+                            events: ("activity.published" | "notice.published" | "write_to.created" | "write_to.resolved" | "admission.submitted" | "student.archived" | "staff.archived" | "*")[];
+                            active: boolean;
+                            /** @description Why the webhook was switched off; null while it is on */
+                            disabled_reason: string | null;
+                            /** @description ISO 8601 timestamp in UTC */
+                            created_at: string;
+                            /** @description ISO 8601 timestamp in UTC */
+                            updated_at: string;
+                            /** @description Shown once: keep it where the receiver can read it */
+                            secret: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getWebAppWebhooksId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 3,
+                     *         "url": "https://sis.example.org/hooks/school-platform",
+                     *         "events": [
+                     *           "notice.published",
+                     *           "admission.submitted"
+                     *         ],
+                     *         "active": true,
+                     *         "disabled_reason": null,
+                     *         "created_at": "2026-03-02T09:15:00.000Z",
+                     *         "updated_at": "2026-03-02T09:15:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            url: string;
+                            events: ("activity.published" | "notice.published" | "write_to.created" | "write_to.resolved" | "admission.submitted" | "student.archived" | "staff.archived" | "*")[];
+                            active: boolean;
+                            /** @description Why the webhook was switched off; null while it is on */
+                            disabled_reason: string | null;
+                            /** @description ISO 8601 timestamp in UTC */
+                            created_at: string;
+                            /** @description ISO 8601 timestamp in UTC */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    putWebAppWebhooksId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "active": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Where events are POSTed: https under NODE_ENV=production, never a private or reserved address */
+                    url?: string;
+                    /** @description The events to send; `*` for every event */
+                    events?: ("activity.published" | "notice.published" | "write_to.created" | "write_to.resolved" | "admission.submitted" | "student.archived" | "staff.archived" | "*")[];
+                    /** @description true switches a webhook on again (after it was switched off for failing); false pauses it */
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Webhook updated",
+                     *       "data": {
+                     *         "id": 3,
+                     *         "url": "https://sis.example.org/hooks/school-platform",
+                     *         "events": [
+                     *           "notice.published",
+                     *           "admission.submitted"
+                     *         ],
+                     *         "active": true,
+                     *         "disabled_reason": null,
+                     *         "created_at": "2026-03-02T09:15:00.000Z",
+                     *         "updated_at": "2026-03-02T09:15:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            url: string;
+                            events: ("activity.published" | "notice.published" | "write_to.created" | "write_to.resolved" | "admission.submitted" | "student.archived" | "staff.archived" | "*")[];
+                            active: boolean;
+                            /** @description Why the webhook was switched off; null while it is on */
+                            disabled_reason: string | null;
+                            /** @description ISO 8601 timestamp in UTC */
+                            created_at: string;
+                            /** @description ISO 8601 timestamp in UTC */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+        };
+    };
+    deleteWebAppWebhooksId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Webhook deleted"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getWebAppWebhooksIdDeliveries: {
+        parameters: {
+            query?: {
+                status?: "pending" | "delivered" | "failed";
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "deliveries": [
+                     *           {
+                     *             "id": 41,
+                     *             "event_id": "1b4e28ba-2fa1-4d2e-883f-0016d3cca427",
+                     *             "event": "notice.published",
+                     *             "status": "delivered",
+                     *             "attempts": 2,
+                     *             "response_status": 200,
+                     *             "last_error": null,
+                     *             "created_at": "2026-03-02T10:00:00.000Z",
+                     *             "delivered_at": "2026-03-02T10:00:05.210Z"
+                     *           }
+                     *         ],
+                     *         "pagination": {
+                     *           "total": 1,
+                     *           "page": 1,
+                     *           "limit": 20,
+                     *           "pages": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            deliveries: {
+                                id: number;
+                                /** @description The X-Webhook-Id of every try */
+                                event_id: string;
+                                event: string;
+                                /** @enum {string} */
+                                status: "pending" | "delivered" | "failed";
+                                /** @description HTTP tries so far */
+                                attempts: number;
+                                response_status: number | null;
+                                last_error: string | null;
+                                /** @description ISO 8601 timestamp in UTC */
+                                created_at: string;
+                                delivered_at: string | null;
+                            }[];
+                            pagination: {
+                                total: number;
+                                page: number;
+                                limit: number;
+                                pages: number;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
             429: components["responses"]["E429"];
         };
     };
