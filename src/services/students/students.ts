@@ -225,10 +225,11 @@ export async function updateStudent(ctx: AppContext, principal: Principal, id: n
  */
 export async function archiveStudent(ctx: AppContext, principal: Principal, id: number): Promise<StudentView> {
   requireSchoolAdmin(principal);
-  await findStudent(principal, id);
   return ctx.db.sequelize.transaction(async (transaction) => {
     const [archived] = await Student.update({ status: 'archived' }, { where: { id, school_id: principal.schoolId, status: { [Op.ne]: 'archived' } }, transaction });
-    const student = studentView((await Student.findOne({ where: { id, school_id: principal.schoolId }, transaction }))!);
+    const row = await Student.findOne({ where: { id, school_id: principal.schoolId }, transaction });
+    if (!row) throw notFound('Student');
+    const student = studentView(row);
     if (archived === 1) {
       await emitWebhookEvent(principal.schoolId, 'student.archived', {
         entity_type: 'student', entity_id: id, student_full_name: student.student_full_name, roll_no: student.roll_no, grade: student.grade,
