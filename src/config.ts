@@ -37,6 +37,7 @@ const schema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\/.+/, 'must be a redis://host:6379/0 URL').optional(),
   DB_QUERY_TIMEOUT_MS: int(100, 600_000).default(10_000),
   SHUTDOWN_GRACE_SECONDS: int(0, 3600).default(10),
+  WEBHOOK_ALLOW_PRIVATE: bool.default(false),
   TRUST_PROXY: z.string().regex(/^(true|false|\d{1,2}|[\w.:/,\s-]+)$/, 'must be true, false, a hop count or a list of addresses').optional(),
 });
 
@@ -74,6 +75,8 @@ export interface Config {
   dbQueryTimeoutMs: number;
   /** How long SIGTERM waits for requests in flight before closing their connections. */
   shutdownGraceSeconds: number;
+  /** Webhook URLs may point at loopback, private and other reserved addresses (a receiver on the same network). */
+  webhookAllowPrivate: boolean;
   /** Tests run on an in-memory SQLite database (or a throwaway MySQL one) and skip the timers. */
   sqliteStorage?: string;
   runJobs: boolean;
@@ -160,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     dbQueryTimeoutMs: e.DB_QUERY_TIMEOUT_MS,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     runJobs: true,
   };
 }

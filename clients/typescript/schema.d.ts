@@ -360,28 +360,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/parent-app/my-data": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Everything the school holds about you and your children
-         * @description The parent's own family: the parent and every child linked to them. One JSON document with every record the school holds about these people: no secret (PIN and password hashes, tokens, device addresses and the text of SMS set-up links are left out). An erased student still answers, with ids and counts only.
-         *
-         *     **Access:** a parent token from `POST /parent-app/parent-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
-         */
-        get: operations["getParentAppMyData"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/parent-app/write-to": {
         parameters: {
             query?: never;
@@ -1712,50 +1690,6 @@ export interface paths {
         patch: operations["patchWebAppUpdateStudent"];
         trace?: never;
     };
-    "/web-app/students/{id}/export": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Everything held about a student and their parent (super_admin)
-         * @description An access request's answer for one student and the parent linked to them. One JSON document with every record the school holds about these people: no secret (PIN and password hashes, tokens, device addresses and the text of SMS set-up links are left out). An erased student still answers, with ids and counts only.
-         *
-         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
-         */
-        get: operations["getWebAppStudentsIdExport"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/web-app/students/{id}/erase": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Erase an archived student, and their parent when no other child links them (super_admin)
-         * @description `confirm` must be the student's roll number (400 otherwise); only an archived student can be erased (409). Personal fields are replaced, addresses deleted, the parent's comments blanked and every other trace (the admission's form, write-to threads, notifications, the audit trail's changes) blanked; ids, counts and audit events stay. The parent goes too when no other child of the school links them: name and phone replaced, PIN removed, every session ended.
-         *
-         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
-         */
-        post: operations["postWebAppStudentsIdErase"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/web-app/groups": {
         parameters: {
             query?: never;
@@ -1950,7 +1884,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/web-app/audit-log": {
+    "/web-app/webhooks": {
         parameters: {
             query?: never;
             header?: never;
@@ -1958,12 +1892,74 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The school's audit trail (super_admin, it_contact)
-         * @description Every change through any door (api, console, cli, job), every sign-in and every lock-out, newest first. `changes` maps each changed field to `[before, after]`; PINs, passwords, hashes and tokens read `[redacted]`. Filters combine; `from` and `to` are ISO 8601 times. The trail is append-only: nothing edits or deletes an event (an erasure blanks what it said about the erased people).
+         * The school's webhooks (super_admin)
+         * @description Oldest first. The secret is never shown again after creation.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
-        get: operations["getWebAppAuditLog"];
+        get: operations["getWebAppWebhooks"];
+        put?: never;
+        /**
+         * Add a webhook (super_admin)
+         * @description Answers the signing `secret` (32 random bytes, base64url) this once. Every delivery is a POST of `{id, event, school_id, occurred_at, data}` signed with `X-Webhook-Signature: sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<body>">`. The URL must be https under NODE_ENV=production, and its host must resolve only to public addresses (400 otherwise) unless WEBHOOK_ALLOW_PRIVATE=true. `events` defaults to `["*"]`.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        post: operations["postWebAppWebhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web-app/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook (super_admin)
+         * @description Another school's or a deleted webhook: 404.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        get: operations["getWebAppWebhooksId"];
+        /**
+         * Change a webhook, or switch it on or off (super_admin)
+         * @description A webhook whose every delivery failed for 3 days is switched off (`active: false`, `disabled_reason` saying why); `active: true` switches it on again. A new URL is checked as on creation.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        put: operations["putWebAppWebhooksId"];
+        post?: never;
+        /**
+         * Delete a webhook (super_admin)
+         * @description It gets no further events; deliveries still waiting are failed. Its delivery log stays.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        delete: operations["deleteWebAppWebhooksId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web-app/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook's deliveries, newest first (super_admin)
+         * @description One row per event: `pending` while tries remain (retried after about 5 s, 30 s, 2 min, 10 min and 1 h), then `delivered` or `failed`.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        get: operations["getWebAppWebhooksIdDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3333,176 +3329,6 @@ export interface operations {
             400: components["responses"]["E400"];
             404: components["responses"]["E404"];
             413: components["responses"]["E413"];
-            429: components["responses"]["E429"];
-        };
-    };
-    getParentAppMyData: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "exported_at": "2026-11-22T09:30:00.000Z",
-                     *         "school": {
-                     *           "id": "id",
-                     *           "name": "Meera Iyer"
-                     *         },
-                     *         "students": [
-                     *           {
-                     *             "key": {}
-                     *           }
-                     *         ],
-                     *         "parents": [
-                     *           {
-                     *             "key": {}
-                     *           }
-                     *         ],
-                     *         "addresses": [
-                     *           {
-                     *             "key": {}
-                     *           }
-                     *         ],
-                     *         "admissions": [
-                     *           {
-                     *             "key": {}
-                     *           }
-                     *         ],
-                     *         "write_to": [
-                     *           {
-                     *             "key": {}
-                     *           }
-                     *         ],
-                     *         "comments": [
-                     *           {
-                     *             "key": {}
-                     *           }
-                     *         ],
-                     *         "reactions": [
-                     *           {
-                     *             "key": {}
-                     *           }
-                     *         ],
-                     *         "reads": [
-                     *           {
-                     *             "key": {}
-                     *           }
-                     *         ],
-                     *         "attendance": [
-                     *           {
-                     *             "key": {}
-                     *           }
-                     *         ],
-                     *         "diary": [
-                     *           {
-                     *             "key": {}
-                     *           }
-                     *         ],
-                     *         "groups": [
-                     *           {
-                     *             "key": {}
-                     *           }
-                     *         ],
-                     *         "notification_preferences": [
-                     *           {
-                     *             "key": {}
-                     *           }
-                     *         ],
-                     *         "notifications": [
-                     *           {
-                     *             "key": {}
-                     *           }
-                     *         ],
-                     *         "sessions": [
-                     *           {
-                     *             "key": {}
-                     *           }
-                     *         ],
-                     *         "audit_events": [
-                     *           {
-                     *             "key": {}
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        message?: string;
-                        data: {
-                            exported_at: string;
-                            school: {
-                                id: string;
-                                name: string;
-                            };
-                            students: {
-                                [key: string]: unknown;
-                            }[];
-                            parents: {
-                                [key: string]: unknown;
-                            }[];
-                            addresses: {
-                                [key: string]: unknown;
-                            }[];
-                            admissions: {
-                                [key: string]: unknown;
-                            }[];
-                            /** @description Each thread with its `replies` */
-                            write_to: {
-                                [key: string]: unknown;
-                            }[];
-                            comments: {
-                                [key: string]: unknown;
-                            }[];
-                            reactions: {
-                                [key: string]: unknown;
-                            }[];
-                            reads: {
-                                [key: string]: unknown;
-                            }[];
-                            attendance: {
-                                [key: string]: unknown;
-                            }[];
-                            diary: {
-                                [key: string]: unknown;
-                            }[];
-                            /** @description Group memberships */
-                            groups: {
-                                [key: string]: unknown;
-                            }[];
-                            notification_preferences: {
-                                [key: string]: unknown;
-                            }[];
-                            notifications: {
-                                [key: string]: unknown;
-                            }[];
-                            /** @description Without tokens */
-                            sessions: {
-                                [key: string]: unknown;
-                            }[];
-                            audit_events: {
-                                [key: string]: unknown;
-                            }[];
-                        };
-                    };
-                };
-            };
-            401: components["responses"]["E401"];
-            403: components["responses"]["E403"];
             429: components["responses"]["E429"];
         };
     };
@@ -9585,250 +9411,6 @@ export interface operations {
             429: components["responses"]["E429"];
         };
     };
-    getWebAppStudentsIdExport: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @example 1 */
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "exported_at": "2026-11-22T09:30:00.000Z",
-                     *         "school": {
-                     *           "id": "id",
-                     *           "name": "Meera Iyer"
-                     *         },
-                     *         "students": [
-                     *           {
-                     *             "key": {}
-                     *           }
-                     *         ],
-                     *         "parents": [
-                     *           {
-                     *             "key": {}
-                     *           }
-                     *         ],
-                     *         "addresses": [
-                     *           {
-                     *             "key": {}
-                     *           }
-                     *         ],
-                     *         "admissions": [
-                     *           {
-                     *             "key": {}
-                     *           }
-                     *         ],
-                     *         "write_to": [
-                     *           {
-                     *             "key": {}
-                     *           }
-                     *         ],
-                     *         "comments": [
-                     *           {
-                     *             "key": {}
-                     *           }
-                     *         ],
-                     *         "reactions": [
-                     *           {
-                     *             "key": {}
-                     *           }
-                     *         ],
-                     *         "reads": [
-                     *           {
-                     *             "key": {}
-                     *           }
-                     *         ],
-                     *         "attendance": [
-                     *           {
-                     *             "key": {}
-                     *           }
-                     *         ],
-                     *         "diary": [
-                     *           {
-                     *             "key": {}
-                     *           }
-                     *         ],
-                     *         "groups": [
-                     *           {
-                     *             "key": {}
-                     *           }
-                     *         ],
-                     *         "notification_preferences": [
-                     *           {
-                     *             "key": {}
-                     *           }
-                     *         ],
-                     *         "notifications": [
-                     *           {
-                     *             "key": {}
-                     *           }
-                     *         ],
-                     *         "sessions": [
-                     *           {
-                     *             "key": {}
-                     *           }
-                     *         ],
-                     *         "audit_events": [
-                     *           {
-                     *             "key": {}
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        message?: string;
-                        data: {
-                            exported_at: string;
-                            school: {
-                                id: string;
-                                name: string;
-                            };
-                            students: {
-                                [key: string]: unknown;
-                            }[];
-                            parents: {
-                                [key: string]: unknown;
-                            }[];
-                            addresses: {
-                                [key: string]: unknown;
-                            }[];
-                            admissions: {
-                                [key: string]: unknown;
-                            }[];
-                            /** @description Each thread with its `replies` */
-                            write_to: {
-                                [key: string]: unknown;
-                            }[];
-                            comments: {
-                                [key: string]: unknown;
-                            }[];
-                            reactions: {
-                                [key: string]: unknown;
-                            }[];
-                            reads: {
-                                [key: string]: unknown;
-                            }[];
-                            attendance: {
-                                [key: string]: unknown;
-                            }[];
-                            diary: {
-                                [key: string]: unknown;
-                            }[];
-                            /** @description Group memberships */
-                            groups: {
-                                [key: string]: unknown;
-                            }[];
-                            notification_preferences: {
-                                [key: string]: unknown;
-                            }[];
-                            notifications: {
-                                [key: string]: unknown;
-                            }[];
-                            /** @description Without tokens */
-                            sessions: {
-                                [key: string]: unknown;
-                            }[];
-                            audit_events: {
-                                [key: string]: unknown;
-                            }[];
-                        };
-                    };
-                };
-            };
-            400: components["responses"]["E400"];
-            401: components["responses"]["E401"];
-            403: components["responses"]["E403"];
-            404: components["responses"]["E404"];
-            429: components["responses"]["E429"];
-        };
-    };
-    postWebAppStudentsIdErase: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @example 1 */
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "confirm": "2024-0412"
-                 *     }
-                 */
-                "application/json": {
-                    /** @description The student's roll number, typed to confirm */
-                    confirm: string;
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Student erased",
-                     *       "data": {
-                     *         "erased": {
-                     *           "students": 1,
-                     *           "parents": 1,
-                     *           "comments": 3,
-                     *           "addresses": 2
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        message?: string;
-                        data: {
-                            erased: {
-                                students: number;
-                                parents: number;
-                                comments: number;
-                                addresses: number;
-                            };
-                        };
-                    };
-                };
-            };
-            400: components["responses"]["E400"];
-            401: components["responses"]["E401"];
-            403: components["responses"]["E403"];
-            404: components["responses"]["E404"];
-            409: components["responses"]["E409"];
-            413: components["responses"]["E413"];
-            429: components["responses"]["E429"];
-        };
-    };
     getWebAppGroups: {
         parameters: {
             query?: never;
@@ -10593,22 +10175,9 @@ export interface operations {
             429: components["responses"]["E429"];
         };
     };
-    getWebAppAuditLog: {
+    getWebAppWebhooks: {
         parameters: {
-            query?: {
-                actor_type?: "parent" | "staff" | "admin" | "operator" | "system";
-                actor_id?: string;
-                /** @description `student.update`, `login.failure`, ... */
-                action?: string;
-                entity_type?: "school" | "admin_user" | "designation" | "grade" | "group" | "staff" | "student" | "parent" | "admission" | "activity" | "noticeboard" | "write_to" | "comment" | "reaction" | "diary" | "attendance" | "session" | "notification" | "preference" | "webhook" | "import";
-                entity_id?: string;
-                /** @description Events at or after this time (a date: from its start) */
-                from?: string;
-                /** @description Events at or before this time (a date: to its end) */
-                to?: string;
-                page?: number;
-                limit?: number;
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
@@ -10625,33 +10194,357 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 3,
+                     *           "url": "https://sis.example.org/hooks/school-platform",
+                     *           "events": [
+                     *             "notice.published",
+                     *             "admission.submitted"
+                     *           ],
+                     *           "active": true,
+                     *           "disabled_reason": null,
+                     *           "created_at": "2026-03-02T09:15:00.000Z",
+                     *           "updated_at": "2026-03-02T09:15:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            url: string;
+                            events: ("activity.published" | "notice.published" | "write_to.created" | "write_to.resolved" | "admission.submitted" | "student.archived" | "staff.archived" | "*")[];
+                            active: boolean;
+                            /** @description Why the webhook was switched off; null while it is on */
+                            disabled_reason: string | null;
+                            /** @description ISO 8601 timestamp in UTC */
+                            created_at: string;
+                            /** @description ISO 8601 timestamp in UTC */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+        };
+    };
+    postWebAppWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://sis.example.org/hooks/school-platform",
+                 *       "events": [
+                 *         "notice.published",
+                 *         "admission.submitted"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Where events are POSTed: https under NODE_ENV=production, never a private or reserved address */
+                    url: string;
+                    /**
+                     * @description The events to send; `*` for every event
+                     * @default [
+                     *       "*"
+                     *     ]
+                     */
+                    events?: ("activity.published" | "notice.published" | "write_to.created" | "write_to.resolved" | "admission.submitted" | "student.archived" | "staff.archived" | "*")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Webhook created",
                      *       "data": {
+                     *         "id": 3,
+                     *         "url": "https://sis.example.org/hooks/school-platform",
                      *         "events": [
+                     *           "notice.published",
+                     *           "admission.submitted"
+                     *         ],
+                     *         "active": true,
+                     *         "disabled_reason": null,
+                     *         "created_at": "2026-03-02T09:15:00.000Z",
+                     *         "updated_at": "2026-03-02T09:15:00.000Z",
+                     *         "secret": "q3Zc8k1xN0m9Yv2Lr5Tt7Wb4Hj6Pd8Sa0Gf2Ke4Ui6Oo"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            url: string;
+                            events: ("activity.published" | "notice.published" | "write_to.created" | "write_to.resolved" | "admission.submitted" | "student.archived" | "staff.archived" | "*")[];
+                            active: boolean;
+                            /** @description Why the webhook was switched off; null while it is on */
+                            disabled_reason: string | null;
+                            /** @description ISO 8601 timestamp in UTC */
+                            created_at: string;
+                            /** @description ISO 8601 timestamp in UTC */
+                            updated_at: string;
+                            /** @description Shown once: keep it where the receiver can read it */
+                            secret: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getWebAppWebhooksId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 3,
+                     *         "url": "https://sis.example.org/hooks/school-platform",
+                     *         "events": [
+                     *           "notice.published",
+                     *           "admission.submitted"
+                     *         ],
+                     *         "active": true,
+                     *         "disabled_reason": null,
+                     *         "created_at": "2026-03-02T09:15:00.000Z",
+                     *         "updated_at": "2026-03-02T09:15:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            url: string;
+                            events: ("activity.published" | "notice.published" | "write_to.created" | "write_to.resolved" | "admission.submitted" | "student.archived" | "staff.archived" | "*")[];
+                            active: boolean;
+                            /** @description Why the webhook was switched off; null while it is on */
+                            disabled_reason: string | null;
+                            /** @description ISO 8601 timestamp in UTC */
+                            created_at: string;
+                            /** @description ISO 8601 timestamp in UTC */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    putWebAppWebhooksId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "active": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Where events are POSTed: https under NODE_ENV=production, never a private or reserved address */
+                    url?: string;
+                    /** @description The events to send; `*` for every event */
+                    events?: ("activity.published" | "notice.published" | "write_to.created" | "write_to.resolved" | "admission.submitted" | "student.archived" | "staff.archived" | "*")[];
+                    /** @description true switches a webhook on again (after it was switched off for failing); false pauses it */
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Webhook updated",
+                     *       "data": {
+                     *         "id": 3,
+                     *         "url": "https://sis.example.org/hooks/school-platform",
+                     *         "events": [
+                     *           "notice.published",
+                     *           "admission.submitted"
+                     *         ],
+                     *         "active": true,
+                     *         "disabled_reason": null,
+                     *         "created_at": "2026-03-02T09:15:00.000Z",
+                     *         "updated_at": "2026-03-02T09:15:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            url: string;
+                            events: ("activity.published" | "notice.published" | "write_to.created" | "write_to.resolved" | "admission.submitted" | "student.archived" | "staff.archived" | "*")[];
+                            active: boolean;
+                            /** @description Why the webhook was switched off; null while it is on */
+                            disabled_reason: string | null;
+                            /** @description ISO 8601 timestamp in UTC */
+                            created_at: string;
+                            /** @description ISO 8601 timestamp in UTC */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+        };
+    };
+    deleteWebAppWebhooksId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Webhook deleted"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getWebAppWebhooksIdDeliveries: {
+        parameters: {
+            query?: {
+                status?: "pending" | "delivered" | "failed";
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "deliveries": [
                      *           {
-                     *             "id": 9120,
-                     *             "school_id": "greenwood",
-                     *             "at": "2026-11-20T09:14:03.120Z",
-                     *             "actor_type": "admin",
-                     *             "actor_id": "3",
-                     *             "actor_name": "Meera Nair",
-                     *             "door": "console",
-                     *             "action": "student.update",
-                     *             "entity_type": "student",
-                     *             "entity_id": "412",
-                     *             "changes": {
-                     *               "grade": [
-                     *                 "5",
-                     *                 "6"
-                     *               ]
-                     *             },
-                     *             "ip": "10.0.4.17",
-                     *             "request_id": null
+                     *             "id": 41,
+                     *             "event_id": "1b4e28ba-2fa1-4d2e-883f-0016d3cca427",
+                     *             "event": "notice.published",
+                     *             "status": "delivered",
+                     *             "attempts": 2,
+                     *             "response_status": 200,
+                     *             "last_error": null,
+                     *             "created_at": "2026-03-02T10:00:00.000Z",
+                     *             "delivered_at": "2026-03-02T10:00:05.210Z"
                      *           }
                      *         ],
                      *         "pagination": {
                      *           "total": 1,
                      *           "page": 1,
-                     *           "limit": 50,
+                     *           "limit": 20,
                      *           "pages": 1
                      *         }
                      *       }
@@ -10662,29 +10555,20 @@ export interface operations {
                         success: true;
                         message?: string;
                         data: {
-                            events: {
+                            deliveries: {
                                 id: number;
-                                school_id: string | null;
-                                at: string;
+                                /** @description The X-Webhook-Id of every try */
+                                event_id: string;
+                                event: string;
                                 /** @enum {string} */
-                                actor_type: "parent" | "staff" | "admin" | "operator" | "system";
-                                actor_id: string | null;
-                                actor_name: string | null;
-                                /** @enum {string} */
-                                door: "api" | "console" | "cli" | "job";
-                                action: string;
-                                /** @enum {string} */
-                                entity_type: "school" | "admin_user" | "designation" | "grade" | "group" | "staff" | "student" | "parent" | "admission" | "activity" | "noticeboard" | "write_to" | "comment" | "reaction" | "diary" | "attendance" | "session" | "notification" | "preference" | "webhook" | "import";
-                                entity_id: string | null;
-                                /** @description Each changed field as `[before, after]`; secrets read `[redacted]` */
-                                changes: {
-                                    [key: string]: [
-                                        unknown,
-                                        unknown
-                                    ];
-                                } | null;
-                                ip: string | null;
-                                request_id: string | null;
+                                status: "pending" | "delivered" | "failed";
+                                /** @description HTTP tries so far */
+                                attempts: number;
+                                response_status: number | null;
+                                last_error: string | null;
+                                /** @description ISO 8601 timestamp in UTC */
+                                created_at: string;
+                                delivered_at: string | null;
                             }[];
                             pagination: {
                                 total: number;
@@ -10699,6 +10583,7 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
             429: components["responses"]["E429"];
         };
     };

@@ -22,6 +22,9 @@ export const roleAccess = {
   devicesReadOnly: { platform_admin: 'read', super_admin: 'read', admin: 'read', it_contact: 'read' },
   /** The audit trail, as on GET /web-app/audit-log: read only, by super_admin and it_contact. */
   auditLog: { platform_admin: 'read', super_admin: 'read', admin: 'none', it_contact: 'read' },
+  /** Webhooks hand the school's data to another system: its super_admin's decision, as on /web-app/webhooks. */
+  webhooks: { platform_admin: 'write', super_admin: 'write', admin: 'none', it_contact: 'none' },
+  webhookDeliveries: { platform_admin: 'read', super_admin: 'read', admin: 'none', it_contact: 'none' },
 } satisfies Record<string, RoleAccess>;
 
 /** Diagnostics (the test push) belong to super_admin and it_contact, as on /web-app/diagnostics. */

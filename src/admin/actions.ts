@@ -70,11 +70,12 @@ function objectValue(params: Record<string, unknown>, name: string): Record<stri
   return Object.fromEntries(Object.entries(nested).filter(([, v]) => v !== '' && v !== null && v !== undefined));
 }
 
-/** A multi-value picker's values (`audience_groups.0=5`), or undefined when the form did not send it. */
+/** A multi-value field's values (`events.0=a&events.1=b`, or a comma-separated text), or undefined when the form did not send it. */
 function listValue(params: Record<string, unknown>, name: string): string[] | undefined {
-  const value = flat.get(params as never, name) as unknown;
-  if (value === undefined || value === null) return undefined;
-  return (Array.isArray(value) ? value : [value]).map((v) => String(v).trim()).filter((v) => v !== '');
+  const nested = flat.get(params as never, name) as unknown;
+  if (nested === undefined || nested === null) return undefined;
+  const values = typeof nested === 'object' ? Object.values(nested as object) : String(nested).split(',');
+  return values.map((v) => String(v ?? '').trim()).filter(Boolean);
 }
 
 /**
@@ -114,7 +115,8 @@ export function formInput(payload: Record<string, unknown> | undefined, fields: 
 export interface ServiceActions {
   /** The editable fields (the new and edit forms) and how each is read. */
   fields?: Fields;
-  create?: (ctx: AppContext, principal: Principal, input: Record<string, unknown>) => Promise<{ id: number | string }>;
+  /** `notice`, when given, replaces the success notice: what the admin must see once (a new webhook's secret). */
+  create?: (ctx: AppContext, principal: Principal, input: Record<string, unknown>) => Promise<{ id: number | string; notice?: string }>;
   /** For the schools themselves, which the operator creates outside any school. */
   createSchool?: (ctx: AppContext, input: Record<string, unknown>) => Promise<{ id: number | string }>;
   update?: (ctx: AppContext, principal: Principal, id: number, changes: Record<string, unknown>) => Promise<unknown>;
@@ -159,14 +161,14 @@ export function serviceActions(ctx: AppContext, access: RoleAccess, spec: Servic
       handler: run<RecordActionResponse>(async (request, context, admin) => {
         if (request.method !== 'post') throw new ConsoleAppError('Submit the form to create a record');
         const input = formInput(request.payload, fields);
-        const created = spec.createSchool
+        const created: { id: number | string; notice?: string } = spec.createSchool
           ? await spec.createSchool(ctx, input)
           : await spec.create!(ctx, await creatorPrincipal(admin, request.payload), input);
         const record = await reload(context, created.id);
         return {
           record: record.toJSON(context.currentAdmin),
           redirectUrl: context.h.recordActionUrl({ resourceId: resourceId(context), recordId: String(created.id), actionName: 'show' }),
-          notice: { message: `${spec.noun} created`, type: 'success' },
+          notice: created.notice ? { message: created.notice, type: 'info' } : { message: `${spec.noun} created`, type: 'success' },
         };
       }),
     },

@@ -7,7 +7,7 @@ import type { AppContext, Principal } from '../context.js';
 import { badRequest } from '../errors.js';
 import {
   Activity, AdminUser, Attendance, AuditEvent, Comment, Designation, DiaryEntry, Grade, Group, GroupMember, Notice, Notification, Parent, Reaction, School, Session,
-  Staff, Student, WriteToReply, WriteToRequest,
+  Staff, Student, Webhook, WebhookDelivery, WriteToReply, WriteToRequest,
 } from '../models/index.js';
 import { activityStatuses, activityTypes } from '../models/activity.js';
 import { actorTypes, auditEntityTypes, doors } from '../models/audit-event.js';
@@ -18,6 +18,7 @@ import { noticeTypes } from '../models/notice.js';
 import { notificationStatuses } from '../models/notification.js';
 import { reactionTypes } from '../models/reaction.js';
 import { studentStatuses } from '../models/student.js';
+import { webhookDeliveryStatuses } from '../models/webhook.js';
 import { writeToStatuses, writeToTypes } from '../models/write-to-request.js';
 import { features, levels } from '../services/access/rbac.js';
 import { createAdmin, deleteAdmin, schoolAdminRoles, updateAdmin } from '../services/admins/admin-users.js';
@@ -37,6 +38,7 @@ import { createGrade, deleteGrade, updateGrade } from '../services/students/grad
 import { addGroupMembers, createGroup, deleteGroup, removeMember, updateGroup } from '../services/groups/groups.js';
 import { archiveStudent, resetParentPin, restoreStudent, studentChangesInput, updateStudent } from '../services/students/students.js';
 import { parseInput } from '../services/validation.js';
+import { createWebhook, deleteWebhook, updateWebhook, webhookEventChoices } from '../services/webhooks/webhooks.js';
 import { allows, diagnosticsRoles, roleAccess, type RoleAccess } from './access.js';
 import { recordAction, serviceActions, type RecordActionSpec, type ServiceActions } from './actions.js';
 import { importAction } from './import-action.js';
@@ -639,6 +641,66 @@ export function consoleResources(ctx: AppContext): ResourceWithOptions[] {
         },
       },
       services: { noun: 'Audit event' },
+    },
+    {
+      model: Webhook, scope: { schoolColumn: 'school_id', softDelete: 'deleted_status', secret: ['secret'] }, access: roleAccess.webhooks,
+      options: {
+        navigation: nav.setup,
+        sort: { sortBy: 'id', direction: 'asc' },
+        listProperties: ['id', 'url', 'events', 'active', 'disabled_reason', 'created_at'],
+        filterProperties: ['url', 'active', 'deleted_status', 'created_at'],
+        showProperties: ['school_id', 'id', 'url', 'events', 'active', 'disabled_reason', 'failing_since', 'deleted_status', 'created_at', 'updated_at'],
+        editProperties: ['url', 'events', 'active'],
+        properties: {
+          url: { isTitle: true, description: 'https under production; never a private or reserved address' },
+          events: { type: 'string', isArray: true, availableValues: choices(webhookEventChoices, { '*': 'every event' }), description: 'The events to send; * for every event' },
+          active: { description: 'A webhook whose every delivery failed for 3 days is switched off; switch it on here' },
+          disabled_reason: readOnly,
+          failing_since: readOnly,
+          deleted_status: deletedFlag,
+          created_at: { isVisible: { list: true, filter: true, show: true, edit: false } },
+        },
+      },
+      services: {
+        noun: 'Webhook',
+        fields: { url: 'text', events: 'list', active: 'boolean' },
+        create: async (c, p, input) => {
+          const { id: created, secret } = await createWebhook(c, p, input as never);
+          return { id: created, notice: `Webhook created. Its signing secret, shown this once: ${secret}` };
+        },
+        update: (c, p, i, changes) => updateWebhook(c, p, i, changes as never),
+        remove: (c, p, i) => deleteWebhook(c, p, i),
+      },
+      extraActions: {
+        deliveries: {
+          actionType: 'record', component: false, icon: 'List',
+          isAccessible: ({ currentAdmin }) => allows(roleAccess.webhookDeliveries, currentAdmin as ConsoleAdmin, 'read'),
+          handler: async (_request, _response, context) => ({
+            record: context.record!.toJSON(context.currentAdmin),
+            redirectUrl: `${context.h.resourceUrl({ resourceId: 'webhook_deliveries' })}?filters.webhook_id=${context.record!.id()}`,
+          }),
+        },
+      },
+    },
+    {
+      model: WebhookDelivery, scope: { schoolColumn: 'school_id' }, access: roleAccess.webhookDeliveries,
+      options: {
+        navigation: nav.setup,
+        sort: { sortBy: 'created_at', direction: 'desc' },
+        listProperties: ['id', 'webhook_id', 'event', 'status', 'attempts', 'response_status', 'created_at', 'delivered_at'],
+        filterProperties: ['webhook_id', 'event', 'status', 'event_id', 'created_at'],
+        showProperties: [
+          'school_id', 'id', 'webhook_id', 'event_id', 'event', 'status', 'attempts', 'response_status', 'last_error', 'next_attempt_at', 'payload',
+          'created_at', 'delivered_at',
+        ],
+        properties: {
+          webhook_id: ref('webhooks'),
+          status: { availableValues: choices(webhookDeliveryStatuses) },
+          payload: { type: 'textarea' },
+          created_at: { isVisible: { list: true, filter: true, show: true, edit: false } },
+        },
+      },
+      services: { noun: 'Webhook delivery' },
     },
   ];
   return specs.map((spec) => {

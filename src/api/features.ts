@@ -15,6 +15,7 @@ import { registerSchoolRoutes } from './school/school.routes.js';
 import { registerSessionRoutes } from './sessions/sessions.routes.js';
 import { registerStaffRoutes } from './staff/staff.routes.js';
 import { registerStudentRoutes } from './students/students.routes.js';
+import { registerWebhookRoutes } from './webhooks/webhooks.routes.js';
 import { registerWriteToRoutes } from './write-to/write-to.routes.js';
 
 /** Every feature's routes, in the order they are registered on the app routers. */
@@ -36,4 +37,5 @@ export const features: Array<(r: Routers) => void> = [
   registerNotificationRoutes,
   registerDiagnosticsRoutes,
   registerAuditRoutes,
+  registerWebhookRoutes,
 ];

@@ -12,6 +12,7 @@ import { registerPinCommands } from './commands/pin/index.js';
 import { registerPushCommands } from './commands/push/index.js';
 import { registerSessionCommands } from './commands/sessions/index.js';
 import { registerTenantCommands } from './commands/tenant/index.js';
+import { registerWebhookCommands } from './commands/webhook/index.js';
 
 /** The operator's program: every group and command of CONTRACT.md section 17. */
 export function buildProgram(): Command {
@@ -32,5 +33,6 @@ export function buildProgram(): Command {
   addCommand(program, remindCommand);
   registerAuditCommands(program);
   registerDataCommands(program);
+  registerWebhookCommands(program);
   return program;
 }

@@ -24,19 +24,20 @@ import { Session } from './session.js';
 import { Staff } from './staff.js';
 import { StaffStudent } from './staff-student.js';
 import { Student } from './student.js';
+import { Webhook, WebhookDelivery } from './webhook.js';
 import { WriteToReply } from './write-to-reply.js';
 import { WriteToRequest } from './write-to-request.js';
 
 export type { AdminRole };
 export {
   Activity, Address, AdminUser, Admission, Attendance, AudienceTarget, AuditEvent, Comment, ConsoleSession, DiaryEntry, Designation, Grade, Group, GroupMember, JobRun, LoginLockout, Notice,
-  Notification, NotificationPreference, Parent, Reaction, Read, School, Session, Staff, StaffStudent, Student, WriteToReply, WriteToRequest,
+  Notification, NotificationPreference, Parent, Reaction, Read, School, Session, Staff, StaffStudent, Student, Webhook, WebhookDelivery, WriteToReply, WriteToRequest,
 };
 
 export const allModels = [
   School, AdminUser, Designation, Staff, StaffStudent, Parent, Student, Address, Grade, Group, GroupMember, Admission, Session, LoginLockout,
   Activity, Notice, AudienceTarget, Read, WriteToRequest, WriteToReply, Comment, Reaction, DiaryEntry, Attendance, Notification, NotificationPreference, JobRun,
-  ConsoleSession, AuditEvent,
+  ConsoleSession, AuditEvent, Webhook, WebhookDelivery,
 ];
 
 /**
@@ -82,4 +83,5 @@ export function initModels(sequelize: Sequelize): void {
   Attendance.belongsTo(Student, { foreignKey: 'student_id', ...c });
   GroupMember.belongsTo(Group, { foreignKey: 'group_id', ...c });
   GroupMember.belongsTo(Student, { foreignKey: 'student_id', ...c });
+  WebhookDelivery.belongsTo(Webhook, { foreignKey: 'webhook_id', ...c });
 }

@@ -1,18 +1,13 @@
 import type { AppContext } from '../context.js';
-import { sqlTime } from '../db.js';
 import type { PushMessage, PushResult } from './provider.js';
 import { pushProvider, sendMessage } from './providers.js';
 import { every, type Periodic } from '../jobs/periodic.js';
+import { deliverDueWebhooks, type WebhookCounts } from '../services/webhooks/delivery.js';
+import { at, claimEach, retryAt } from './lease.js';
 
-/** Waits after the 1st, 2nd, ... failed attempt; after the last one a row is 'failed'. */
-export const RETRY_BACKOFF_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000];
-/**
- * A claimed row is not due again before this, so no other worker takes it while it is being sent;
- * if this process dies mid-send, the row becomes due again and is delivered by whoever runs next.
- */
-const CLAIM_LEASE_MS = 10 * 60_000;
+export { RETRY_BACKOFF_MS } from './lease.js';
+
 const BATCH = 100;
-const CONCURRENCY = 8;
 const POLL_MS = 1_000;
 
 export interface OutboxRow {
@@ -42,9 +37,9 @@ export interface DeliveryCounts {
   failed: number;
   retry: number;
   skipped: number;
+  /** The pass over the webhook outbox, made alongside. */
+  webhooks: WebhookCounts;
 }
-
-const at = (ctx: AppContext, d: Date) => sqlTime(ctx.db.dialect, d);
 
 const rowColumns = 'id, school_id, channel, target_type, session_id, address, title, body, data, attempts';
 
@@ -84,9 +79,9 @@ async function recordOutcome(ctx: AppContext, row: OutboxRow, result: PushResult
     await ctx.db.execute('UPDATE sessions SET fcm_token = NULL WHERE school_id = :school AND fcm_token = :token', { school: row.school_id, token: row.address });
   }
   const error = result.error.slice(0, 1000);
-  const backoff = RETRY_BACKOFF_MS[row.attempts];
-  if (result.kind === 'retryable' && options.retry && backoff !== undefined) {
-    await set('attempts = :attempts, last_error = :error, next_attempt_at = :next', { attempts, error, next: at(ctx, new Date(now.getTime() + backoff)) });
+  const next = retryAt(row.attempts, now);
+  if (result.kind === 'retryable' && options.retry && next) {
+    await set('attempts = :attempts, last_error = :error, next_attempt_at = :next', { attempts, error, next: at(ctx, next) });
     return { outcome: 'retry', error };
   }
   await set('status = :status, attempts = :attempts, last_error = :error, next_attempt_at = NULL', { status: 'failed', attempts, error });
@@ -106,48 +101,39 @@ export async function deliverRow(ctx: AppContext, row: OutboxRow, options: { ret
 }
 
 /**
- * Takes a row for this process: a conditional UPDATE that moves its due time past the lease, which
- * only one of several workers (in this process or another instance) can win.
- */
-async function claim(ctx: AppContext, id: number, now: Date): Promise<boolean> {
-  const n = await ctx.db.execute(
-    'UPDATE notifications SET next_attempt_at = :lease WHERE id = :id AND status = :pending AND next_attempt_at <= :now',
-    { lease: at(ctx, new Date(now.getTime() + CLAIM_LEASE_MS)), id, pending: 'pending', now: at(ctx, now) },
-  );
-  return n === 1;
-}
-
-/**
- * One pass over the due outbox rows (at most `limit`): claim each, send it, record the outcome. Once
- * `stopping` says so, no further row is claimed; the ones being sent finish (a shutdown).
+ * One pass over the due outbox rows (at most `limit` of each outbox): claim each, send it, record the
+ * outcome. Push notifications and webhook deliveries drain side by side, with the same claim and back-off.
  */
 export async function deliverDue(ctx: AppContext, options: { now?: Date; limit?: number; stopping?: () => boolean } = {}): Promise<DeliveryCounts> {
   const now = options.now ?? new Date();
+  const [counts, webhooks] = await Promise.all([deliverDuePush(ctx, now, options), deliverDueWebhooks(ctx, { ...options, now })]);
+  return { ...counts, webhooks };
+}
+
+async function deliverDuePush(ctx: AppContext, now: Date, options: { limit?: number; stopping?: () => boolean }) {
   const rows = await ctx.db.select<OutboxRow>(
     `SELECT ${rowColumns} FROM notifications WHERE status = :pending AND next_attempt_at <= :now ORDER BY next_attempt_at, id LIMIT :limit`,
     { pending: 'pending', now: at(ctx, now), limit: options.limit ?? BATCH },
   );
-  const counts: DeliveryCounts = { claimed: 0, sent: 0, failed: 0, retry: 0, skipped: 0 };
-  for (let i = 0; i < rows.length; i += CONCURRENCY) {
-    await Promise.all(
-      rows.slice(i, i + CONCURRENCY).map(async (row) => {
-        if (options.stopping?.() || !(await claim(ctx, row.id, now))) return;
-        counts.claimed++;
-        counts[(await deliverRow(ctx, row, { retry: true })).outcome]++;
-      }),
-    );
-  }
+  const counts = { claimed: 0, sent: 0, failed: 0, retry: 0, skipped: 0 };
+  counts.claimed = await claimEach(ctx, 'notifications', rows, now, options.stopping, async (row) => {
+    counts[(await deliverRow(ctx, row, { retry: true })).outcome]++;
+  });
   return counts;
 }
 
 export type PushWorker = Periodic;
 
-/** Polls the outbox every second and drains what is due; several instances may run one each. */
+/** Polls the outboxes every second and drains what is due; several instances may run one each. */
 export function startPushWorker(ctx: AppContext): PushWorker {
   // Created now, so that an unreadable service account stops the start instead of failing every pass.
   pushProvider(ctx);
   const drain = async (stopping: () => boolean) => {
-    while (!stopping() && (await deliverDue(ctx, { stopping })).claimed === BATCH);
+    for (;;) {
+      if (stopping()) return;
+      const counts = await deliverDue(ctx, { stopping });
+      if (counts.claimed < BATCH && counts.webhooks.claimed < BATCH) return;
+    }
   };
   return every(POLL_MS, drain, ctx.log, 'push worker pass');
 }

@@ -3,7 +3,7 @@ import type { Model, ModelStatic } from 'sequelize';
 import { consoleResources } from '../../src/admin/resources.js';
 import type { ScopedResource } from '../../src/admin/scoped-resource.js';
 import {
-  Activity, Attendance, Comment, DiaryEntry, Group, GroupMember, Notice, Notification, Reaction, WriteToReply, WriteToRequest,
+  Activity, Attendance, Comment, DiaryEntry, Group, GroupMember, Notice, Notification, Reaction, Webhook, WebhookDelivery, WriteToReply, WriteToRequest,
 } from '../../src/models/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { freshDatabase, mysqlUrl, type TestDatabase } from '../helpers/database.js';
@@ -56,6 +56,8 @@ beforeAll(async () => {
   await Notification.create({ school_id: a.schoolId, event: 'test_push', target_type: 'token', address: 'device-token-a', title: 'Alphamark push', body: 'x', status: 'failed' });
   const group = await Group.create({ school_id: a.schoolId, name: 'Alphamark group' });
   await GroupMember.create({ school_id: a.schoolId, group_id: group.id, student_id: sa.id });
+  const webhook = await Webhook.create({ school_id: a.schoolId, url: 'https://alphamark.example/hooks', events: ['*'], secret: 'alphamark-secret' });
+  await WebhookDelivery.create({ school_id: a.schoolId, webhook_id: webhook.id, event_id: '00000000-0000-4000-8000-00000000000a', event: 'notice.published', payload: '{"alphamark":1}' });
 
   for (const { resource, options } of consoleResources(t.ctx)) {
     const scoped = resource as ScopedResource;

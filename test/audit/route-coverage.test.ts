@@ -20,7 +20,8 @@ let parentToken: string;
 let parentPhone: string;
 
 beforeAll(async () => {
-  t = await startTestApp({ PUBLIC_APP_URL: 'https://apply.example' });
+  // The webhook is saved, never called: nothing in this file delivers.
+  t = await startTestApp({ PUBLIC_APP_URL: 'https://apply.example', WEBHOOK_ALLOW_PRIVATE: 'true' });
   a = await school(t);
   const p = await parent(t.ctx, a.schoolId);
   parentPhone = p.phone;
@@ -80,6 +81,9 @@ const calls: Array<[string, Call]> = [
     const doomed = await student(a.schoolId, null, { grade: '5', status: 'archived' });
     return web().post(`/web-app/students/${doomed.id}/erase`, { confirm: doomed.roll_no });
   }],
+  ['POST /web-app/webhooks', async () => keep('webhook', await web().post('/web-app/webhooks', { url: 'http://127.0.0.1:9/hooks', events: ['notice.published'] }))],
+  ['PUT /web-app/webhooks/{id}', () => web().put(`/web-app/webhooks/${s.webhook}`, { events: ['*'] })],
+  ['DELETE /web-app/webhooks/{id}', () => web().delete(`/web-app/webhooks/${s.webhook}`)],
   ['POST /web-app/groups', async () => keep('group', await web().post('/web-app/groups', { name: 'Bus 7' }))],
   ['PUT /web-app/groups/{id}', () => web().put(`/web-app/groups/${s.group}`, { name: 'Bus 7 (morning)' })],
   ['POST /web-app/groups/{id}/members', () => web().post(`/web-app/groups/${s.group}/members`, { student_ids: [s.child] })],

@@ -7,6 +7,7 @@ const contractCommands = [
   'tenant create', 'tenant list', 'tenant update', 'tenant suspend', 'tenant resume', 'admin create', 'pin reset', 'sessions purge', 'sessions revoke',
   'push test', 'db migrate', 'db seed', 'import students', 'import staff', 'import oneroster', 'group add-members', 'remind',
   'audit export', 'data export', 'data erase',
+  'webhook add', 'webhook list', 'webhook remove',
 ];
 
 const leaves = (program: Command) =>
@@ -33,5 +34,8 @@ describe('the program', () => {
     expect(flags['sessions revoke']).toEqual(expect.arrayContaining(['--school', '--type', '--user-id', '--all']));
     expect(flags['push test']).toEqual(expect.arrayContaining(['--school', '--token', '--parent-id', '--staff-id', '--title', '--body']));
     expect(flags['db seed']).toEqual(expect.arrayContaining(['--school', '--demo']));
+    expect(flags['webhook add']).toEqual(expect.arrayContaining(['--school', '--url', '--events']));
+    expect(flags['webhook list']).toEqual(expect.arrayContaining(['--school']));
+    expect(flags['webhook remove']).toEqual(expect.arrayContaining(['--school', '--id']));
   });
 });

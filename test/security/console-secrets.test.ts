@@ -12,7 +12,7 @@ import { ADMIN_PASSWORD, bearer, school, staffMember, uniquePhone, type SchoolFi
  * The console never shows a secret: every resource it offers (read from its own resource list, so a
  * resource added later is walked too), listed and then each record shown, as the school's
  * super_admin and as the operator, is scanned for bcrypt hashes, stored token hashes, raw session
- * tokens, device tokens, the signing secrets, admission tokens and the PIN set-up link an admission
+ * tokens, device tokens, the signing secrets (webhooks' included), admission tokens and the PIN set-up link an admission
  * sends by SMS (kept in the outbox so the worker can send it).
  */
 let t: TestApp;
@@ -32,8 +32,11 @@ async function storedHashes(): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  t = await startTestApp({ ADMIN_CONSOLE_ENABLED: 'true' });
+  t = await startTestApp({ ADMIN_CONSOLE_ENABLED: 'true', WEBHOOK_ALLOW_PRIVATE: 'true' });
   a = await school(t, 'secretive');
+  // Never called: no event is delivered in this file.
+  const webhook = await t.api.post('/web-app/webhooks').set(bearer(a.adminToken)).send({ url: 'http://127.0.0.1:9/hooks' });
+  expect(webhook.status).toBe(201);
   const staff = await staffMember(a.schoolId, { pin: '4321' });
   const admission = await t.api.post('/web-app/admission-form').send({
     school_id: a.schoolId,
@@ -54,7 +57,7 @@ beforeAll(async () => {
   await AdminUser.create({ school_id: null, name: 'Operator', email: 'operator@secretive.example', role: 'platform_admin', password_hash: await hashSecretValue(ADMIN_PASSWORD) });
 
   const sessionTokens = [a.adminToken, staffLogin.body.data.access_token as string].map((token) => (jwt.decode(token) as { session_token: string }).session_token);
-  secrets.push(...(await storedHashes()), ...sessionTokens, deviceToken, setupToken, admissionToken, TEST_JWT_SECRET, t.ctx.config.adminCookieSecret);
+  secrets.push(...(await storedHashes()), ...sessionTokens, deviceToken, setupToken, admissionToken, webhook.body.data.secret as string, TEST_JWT_SECRET, t.ctx.config.adminCookieSecret);
 
   for (const email of [a.adminEmail, 'operator@secretive.example']) {
     const api = consoleApi(await signInConsole(t, email));
@@ -74,7 +77,7 @@ describe('the console shows no secret', () => {
   it('walks every resource, with records in those that hold secrets', () => {
     const resources = consoleResources(t.ctx).map(({ resource }) => (resource as ScopedResource).id());
     expect(resources.length).toBeGreaterThan(10);
-    for (const id of ['notifications', 'sessions', 'parents', 'staff', 'admin_users']) {
+    for (const id of ['notifications', 'sessions', 'parents', 'staff', 'admin_users', 'webhooks']) {
       expect(walked.some((w) => w.what.includes(`show ${id} #`))).toBe(true);
     }
     expect(secrets.length).toBeGreaterThan(8);

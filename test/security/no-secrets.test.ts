@@ -21,6 +21,7 @@ const ids: Record<string, number> = {};
 const deviceTokens: string[] = [];
 let admissionToken: string;
 let pinSetupToken: string;
+let webhookSecret: string;
 let unmapped: string[] = [];
 const today = new Date().toISOString().slice(0, 10);
 
@@ -37,7 +38,8 @@ async function step(what: string, res: Promise<Response>): Promise<Record<string
 }
 
 beforeAll(async () => {
-  t = await startTestApp();
+  // The webhook's URL is never called: no worker runs here.
+  t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' });
   a = await school(t);
   tokens.super_admin = a.adminToken;
   const web = () => bearer(a.adminToken);
@@ -72,6 +74,9 @@ beforeAll(async () => {
   ).access_token;
 
   ids.designation = (await step('create designation', t.api.post('/web-app/designations').set(web()).send({ name: 'Sports Coach', rbac: { activities: 'create' } }))).id;
+  const webhook = await step('create webhook', t.api.post('/web-app/webhooks').set(web()).send({ url: 'http://127.0.0.1:9/hooks' }));
+  ids.webhook = webhook.id;
+  webhookSecret = webhook.secret;
   ids.group = (await step('create group', t.api.post('/web-app/groups').set(web()).send({ name: 'Bus route 7', student_ids: [ids.student] }))).id;
   ids.grade = (await step('create grade', t.api.post('/web-app/grades').set(web()).send({ name: 'Class 5-B', class_teacher_id: ids.staff }))).id;
   ids.notice = (await step('create notice', t.api.post('/web-app/noticeboard').set(web()).send({ notice_title: 'School closed on Friday', notice_desc: 'For the regional holiday.', notice_type: 'holiday' }))).id;
@@ -126,7 +131,7 @@ function pathFor(route: RegisteredRoute, caller: Caller): string | null {
       if (name === 'id' && before === ':type') return String(ids.activity);
       const byResource: Record<string, number | undefined> = {
         staff: ids.staff, designations: ids.designation, grades: ids.grade, students: ids.student, 'write-to': ids.writeTo,
-        activities: ids.activity, noticeboard: ids.notice, diary: ids.diary, comments: ids.comment, admins: ids.admin_it_contact, groups: ids.group,
+        activities: ids.activity, noticeboard: ids.notice, diary: ids.diary, comments: ids.comment, admins: ids.admin_it_contact, groups: ids.group, webhooks: ids.webhook,
         sessions: ids[`session_${caller}`],
       };
       const value = byResource[before];
@@ -228,6 +233,13 @@ describe('no secrets in any answer', () => {
     const leaks = seen
       .filter(({ what }) => what !== 'admission form')
       .flatMap(({ what, text }) => [admissionToken, pinSetupToken].filter((s) => text.includes(s)).map((s) => `${what}: ${s.slice(0, 12)}…`));
+    expect(leaks).toEqual([]);
+  });
+
+  it("shows a webhook's signing secret in the answer that created it only", () => {
+    expect(webhookSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(seen.some(({ what }) => what.includes('/webhooks/'))).toBe(true);
+    const leaks = seen.filter(({ what, text }) => what !== 'create webhook' && text.includes(webhookSecret)).map(({ what }) => what);
     expect(leaks).toEqual([]);
   });
 

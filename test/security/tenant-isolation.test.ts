@@ -3,8 +3,8 @@ import type { Model, ModelStatic } from 'sequelize';
 import { z } from 'zod';
 import type { RegisteredRoute } from '../../src/api/route.js';
 import {
-  Activity, AdminUser, allModels, Attendance, Comment, Designation, DiaryEntry, Grade, Group, GroupMember, Notice, Notification, Reaction, StaffStudent, WriteToReply,
-  WriteToRequest,
+  Activity, AdminUser, allModels, Attendance, Comment, Designation, DiaryEntry, Grade, Group, GroupMember, Notice, Notification, Reaction, StaffStudent, Webhook,
+  WebhookDelivery, WriteToReply, WriteToRequest,
 } from '../../src/models/index.js';
 import type { UserType } from '../../src/models/session.js';
 import { issueSession } from '../../src/services/auth/sessions.js';
@@ -49,6 +49,7 @@ const idBySegment: Record<string, () => number> = {
   noticeboard: () => A.notice,
   grades: () => A.grade,
   groups: () => A.group,
+  webhooks: () => A.webhook,
 };
 
 /** A's ids put into any body or query field that names a record. */
@@ -100,6 +101,8 @@ function buildCall(route: RegisteredRoute): Call | string {
   if (queryKeys.includes('date')) query.date = today;
   const body: Record<string, unknown> = { ...((route.spec.example as Record<string, unknown>) ?? {}), ...foreignFields(bodyKeys) };
   if (bodyKeys.includes('school_id')) body.school_id = bSchool;
+  // A webhook URL that needs no name lookup and, refused as loopback, is never called.
+  if (bodyKeys.includes('url')) body.url = 'http://127.0.0.1:9/hooks';
   // The audit log's entity_id and actor_id are filters over the school's own events, which may name
   // records long deleted or erased: another school's id matches nothing (an empty page, checked below
   // for any of A's data), rather than being refused.
@@ -153,9 +156,14 @@ beforeAll(async () => {
   await Notification.create({ school_id: aSchool, event: 'test_push', target_type: 'parent', target_id: pa.id, title: `${MARK} push`, body: MARK });
   const group = await Group.create({ school_id: aSchool, name: `${MARK} group`, description: MARK });
   await GroupMember.create({ school_id: aSchool, group_id: group.id, student_id: sa.id });
+  const webhook = await Webhook.create({ school_id: aSchool, url: `https://${MARK.toLowerCase()}.example/hooks`, events: ['*'], secret: MARK });
+  await WebhookDelivery.create({
+    school_id: aSchool, webhook_id: webhook.id, event_id: '00000000-0000-4000-8000-000000000001', event: 'notice.published', payload: JSON.stringify({ title: MARK }),
+    status: 'failed', last_error: MARK,
+  });
   Object.assign(A, {
     parent: pa.id, student: sa.id, staff: ta.id, admin: admin.id, activity: activity.id, notice: notice.id, writeTo: writeTo.id,
-    comment: comment.id, diary: diary.id, designation: designation.id, grade: grade.id, group: group.id,
+    comment: comment.id, diary: diary.id, designation: designation.id, grade: grade.id, group: group.id, webhook: webhook.id,
   });
   users.A = { parent: pa.id, staff: ta.id, admin: a.adminId };
   A.session = (await issueSession(t.ctx, { type: 'parent', id: pa.id, schoolId: aSchool }, { device_name: `${MARK} phone` })).session_id;

@@ -12,6 +12,7 @@ import {
   audienceColumn, audienceFilterClauses, audienceFromColumn, audienceInput, audiencesOf, audienceVisible, checkAudience, normalizeAudience, saveAudience, type Audience,
 } from '../audiences/audiences.js';
 import { pushToFamilies } from '../audiences/publish.js';
+import { emitWebhookEvent } from '../webhooks/events.js';
 import { offsetOf, paginationOf } from '../pagination.js';
 import { parseInput, required } from '../validation.js';
 
@@ -193,8 +194,8 @@ function schedule(status: ActivityStatus | undefined, publishAt: string | undefi
 const soleStudent = (a: Audience | null) => (a && a.student_ids.length === 1 && !a.grades.length && !a.group_ids.length ? a.student_ids[0]! : null);
 
 /**
- * Publishing: the first time an activity is published its families get one push each, through the
- * outbox in the same transaction. `published_at` is set by a conditional update, so a second publish
+ * Publishing: the first time an activity is published its families get one push each, and the
+ * school's webhooks the event, through the outboxes in the same transaction. `published_at` is set by a conditional update, so a second publish
  * (an edit, a status moved back and forth, a concurrent request) pushes nothing.
  */
 export async function publishActivity(ctx: AppContext, principal: Principal, id: number, transaction: Transaction): Promise<void> {
@@ -204,6 +205,10 @@ export async function publishActivity(ctx: AppContext, principal: Principal, id:
   )) as unknown as [unknown, number];
   if (!claimed) return;
   const activity = await findActivity(ctx, principal, id, transaction);
+  await emitWebhookEvent(principal.schoolId, 'activity.published', {
+    entity_type: 'activity', entity_id: id, title: activity.title, description: activity.description, activity_type: activity.activity_type,
+    author_id: activity.author_id, author_name: activity.author_name, audience: activity.audience, published_at: activity.published_at,
+  }, transaction);
   await pushToFamilies(ctx, { schoolId: principal.schoolId, entity: 'activity', id, scope: activity.audience ? 1 : 0 }, {
     event: 'activity_published', entity_type: 'activity', entity_id: id, title: activity.title,
     body: (activity.description ?? '').slice(0, 200) || `${activity.activity_type === 'event' ? 'An event' : 'An announcement'} from school`,

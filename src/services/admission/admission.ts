@@ -15,6 +15,7 @@ import { SCHOOL_ID_PATTERN } from '../schools/schools.js';
 import { addressInput } from '../staff/staff.js';
 import { assertGrade, assertSchoolOpen } from '../students/grades.js';
 import { rollNoConflict, rollNoInput, someField, studentFields } from '../students/students.js';
+import { emitWebhookEvent } from '../webhooks/events.js';
 import { parseInput } from '../validation.js';
 import { recordAudit, REDACTED } from '../audit/audit.js';
 
@@ -147,7 +148,8 @@ export interface AdmissionResult {
 /**
  * The public admission form, all or nothing in one transaction: the parent (found by phone, or created
  * with a one-time PIN set-up link that also goes to the SMS outbox), the student as `registered`, its
- * addresses and the admission record. A failure in any part leaves no row behind.
+ * addresses and the admission record, and the school's webhooks the event. A failure in any part
+ * leaves no row behind.
  */
 export async function submitAdmission(ctx: AppContext, raw: AdmissionInput): Promise<AdmissionResult> {
   const input = parseInput(admissionInput, raw);
@@ -177,11 +179,15 @@ export async function submitAdmission(ctx: AppContext, raw: AdmissionInput): Pro
         { transaction },
       );
       if (input.addresses.length > 0) await Address.bulkCreate(addressRows(schoolId, student.id, input.addresses), { transaction });
-      await Admission.create(
+      const admission = await Admission.create(
         { school_id: schoolId, student_id: student.id, parent_id: parent.id, token_hash: hashSecret(admissionSecret), submitted: { ...input } },
         { transaction },
       );
       if (created) await sendPinSetup(school.name, parent, student.id, setup, transaction);
+      await emitWebhookEvent(schoolId, 'admission.submitted', {
+        entity_type: 'admission', entity_id: admission.id, student_id: student.id, parent_id: parent.id, student_full_name: student.student_full_name,
+        grade: student.grade, roll_no: student.roll_no, status: student.status, submitted_at: iso(admission.created_at),
+      }, transaction);
       return {
         student_id: student.id,
         parent_id: parent.id,

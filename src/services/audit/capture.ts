@@ -3,7 +3,7 @@ import { Op } from 'sequelize';
 import type { AuditEntityType } from '../../models/audit-event.js';
 import {
   Activity, Address, AdminUser, Admission, Attendance, AudienceTarget, Comment, DiaryEntry, Designation, Grade, Group, GroupMember, Notice, Notification,
-  NotificationPreference, Parent, Reaction, School, Session, Staff, StaffStudent, Student, WriteToReply, WriteToRequest,
+  NotificationPreference, Parent, Reaction, School, Session, Staff, StaffStudent, Student, Webhook, WriteToReply, WriteToRequest,
 } from '../../models/index.js';
 import { concealedMessage } from '../notifications/notifications.js';
 import { diff, recordAudit, REDACTED, type AuditEntry, type Changes } from './audit.js';
@@ -30,7 +30,11 @@ const softDelete = (field: string) => (kind: Kind, changes: Changes) =>
   kind === 'update' && went(changes, field, (b, a) => Number(b) === 0 && Number(a) !== 0) ? 'delete' : kind;
 const owned = (create: string, update: string, remove: string) => (kind: Kind) => (kind === 'create' ? create : kind === 'delete' ? remove : update);
 
-/** Every table that holds a school's data, as the audit trail names it. Bookkeeping tables (lock-outs, job runs, console sessions, reads) are not here. */
+/**
+ * Every table that holds a school's data, as the audit trail names it. Bookkeeping tables are not here:
+ * lock-outs, job runs, console sessions and read receipts (their services record them), and webhook
+ * deliveries, each of which repeats an event already recorded.
+ */
 const audited = new Map<ModelStatic<Model>, Audited>([
   [School, { entity: 'school', id: (r) => r.id }],
   [AdminUser, { entity: 'admin_user', account: 'admin' }],
@@ -65,6 +69,7 @@ const audited = new Map<ModelStatic<Model>, Audited>([
   [Session, { entity: 'session', verb: (kind, c) => (kind === 'update' && went(c, 'active', (_b, a) => !a) ? 'revoke' : kind) }],
   [Notification, { entity: 'notification', secret: (r) => (concealedMessage.applies(r) ? ['address', ...concealedMessage.fields] : ['address']) }],
   [NotificationPreference, { entity: 'preference' }],
+  [Webhook, { entity: 'webhook', verb: softDelete('deleted_status') }],
 ]);
 
 /** Registers a model added later (a feature's own table) with the trail. */

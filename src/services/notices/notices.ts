@@ -6,10 +6,11 @@ import { iso, sqlTime } from '../../db.js';
 import { badRequest, conflict, fieldError, forbidden, notFound } from '../../errors.js';
 import { Notice } from '../../models/index.js';
 import { noticeTypes } from '../../models/notice.js';
-import { requirePermission, requireSchoolAdmin } from '../access/guards.js';
+import { operatorPrincipal, requirePermission, requireSchoolAdmin } from '../access/guards.js';
 import { audienceFilters } from '../activities/activities.js';
 import { audienceColumn, audienceFilterClauses, audienceFromColumn, audienceInput, audiencesOf, audienceVisible, checkAudience, normalizeAudience, saveAudience, type Audience } from '../audiences/audiences.js';
 import { pushToFamilies } from '../audiences/publish.js';
+import { emitWebhookEvent } from '../webhooks/events.js';
 import { offsetOf } from '../pagination.js';
 import { parseInput, required } from '../validation.js';
 import { recordAudit } from '../audit/audit.js';
@@ -171,10 +172,20 @@ function futureTime(value: string | undefined): Date | undefined {
   return at;
 }
 
+/** A published notice as its webhook event carries it: the fields the noticeboard shows. */
+async function noticeEventData(ctx: AppContext, schoolId: string, id: number, transaction: Transaction) {
+  const n = await findNotice(ctx, operatorPrincipal(schoolId), id, transaction);
+  return {
+    entity_type: 'noticeboard' as const, entity_id: id, notice_title: n.notice_title, notice_desc: n.notice_desc, notice_type: n.notice_type,
+    is_important: n.is_important, is_urgent: n.is_urgent, audience: n.audience, published_at: n.published_at,
+  };
+}
+
 /**
  * Publishing a notice (when it is posted, or when its scheduled time comes): `published_at` is
  * claimed by a conditional update, so it happens once, whichever instance gets there; its families
- * get one push each (an urgent notice past their preferences and quiet hours), in the transaction.
+ * get one push each (an urgent notice past their preferences and quiet hours) and the school's
+ * webhooks the event, in the transaction.
  */
 export async function publishNotice(ctx: AppContext, schoolId: string, id: number, now: Date, transaction: Transaction): Promise<boolean> {
   const [, claimed] = (await ctx.db.sequelize.query(
@@ -191,6 +202,7 @@ export async function publishNotice(ctx: AppContext, schoolId: string, id: numbe
     event: 'notice_published', entity_type: 'noticeboard', entity_id: id, title: notice!.notice_title,
     body: (notice!.notice_desc ?? '').slice(0, 200) || 'A new notice from school', overridePreferences: Number(notice!.is_urgent) === 1,
   }, transaction);
+  await emitWebhookEvent(schoolId, 'notice.published', await noticeEventData(ctx, schoolId, id, transaction), transaction);
   return true;
 }
 

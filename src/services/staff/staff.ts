@@ -13,6 +13,7 @@ import { hashSecretValue } from '../auth/passwords.js';
 import { endUserSessions } from '../auth/sessions.js';
 import { offsetOf, paginationOf } from '../pagination.js';
 import { parseInput } from '../validation.js';
+import { emitWebhookEvent } from '../webhooks/events.js';
 import { designationNamed, designationRbac, rbacInput } from './designations.js';
 import { recordAudit } from '../audit/audit.js';
 
@@ -240,8 +241,13 @@ export async function updateStaff(ctx: AppContext, principal: Principal, id: num
   if (changes.status !== undefined) patch.status = stored(changes.status);
   try {
     await ctx.db.sequelize.transaction(async (transaction) => {
+      // Only the change that archives an active member is the event; archiving again is none.
+      const [archives] = changes.status === 'archived'
+        ? await Staff.update({ status: stored('archived') }, { where: { id, school_id: principal.schoolId, status: stored('active') }, transaction })
+        : [0];
       const [updated] = await Staff.update(patch, { where: { id, school_id: principal.schoolId }, transaction });
       if (updated === 0) throw notFound('Staff member');
+      if (archives === 1) await staffArchived(principal.schoolId, id, transaction);
       if (changes.addresses !== undefined) await replaceAddresses(principal.schoolId, id, changes.addresses, transaction);
     });
   } catch (err) {
@@ -249,6 +255,14 @@ export async function updateStaff(ctx: AppContext, principal: Principal, id: num
   }
   if (changes.status === 'archived') await endUserSessions(ctx, principal.schoolId, 'staff', id);
   return getStaff(ctx, principal, id);
+}
+
+/** The school's webhooks hear of an archived staff member in the transaction that archived them. */
+async function staffArchived(schoolId: string, id: number, transaction: Transaction): Promise<void> {
+  const staff = await Staff.findOne({ where: { id, school_id: schoolId }, attributes: ['name', 'designation', 'updated_at'], transaction });
+  await emitWebhookEvent(schoolId, 'staff.archived', {
+    entity_type: 'staff', entity_id: id, name: staff!.name, designation: staff!.designation ?? null, status: 'archived', archived_at: iso(staff!.updated_at),
+  }, transaction);
 }
 
 /**
@@ -269,6 +283,7 @@ export async function toggleStaffArchive(ctx: AppContext, principal: Principal, 
     if (!row) throw notFound('Staff member');
     const archived = Number(row.status) === 0;
     await recordAudit([{ schoolId: principal.schoolId, action: archived ? 'staff.archive' : 'staff.restore', entityType: 'staff', entityId: id, changes: { status: archived ? [1, 0] : [0, 1] } }], transaction);
+    if (archived) await staffArchived(principal.schoolId, id, transaction);
     return statusOf(row.status);
   });
   if (status === 'archived') await endUserSessions(ctx, principal.schoolId, 'staff', id);

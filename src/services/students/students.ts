@@ -12,6 +12,7 @@ import { offsetOf, paginationOf } from '../pagination.js';
 import { findOrCreateParentByPhone, parentPhoneRace, setParentPin } from '../parents/parents.js';
 import { transactionWithRetry, violates } from '../transactions.js';
 import { parseInput } from '../validation.js';
+import { emitWebhookEvent } from '../webhooks/events.js';
 import { assertGrade } from './grades.js';
 
 /*
@@ -218,12 +219,25 @@ export async function updateStudent(ctx: AppContext, principal: Principal, id: n
   }
 }
 
-/** Any state -> archived; archiving an archived student changes nothing. */
-export async function archiveStudent(_ctx: AppContext, principal: Principal, id: number): Promise<StudentView> {
+/**
+ * Any state -> archived; archiving an archived student changes nothing. The change is conditional on
+ * the state, so only the request that archives sends the school's webhooks `student.archived`.
+ */
+export async function archiveStudent(ctx: AppContext, principal: Principal, id: number): Promise<StudentView> {
   requireSchoolAdmin(principal);
-  const student = await findStudent(principal, id);
-  if (student.status !== 'archived') await student.update({ status: 'archived' });
-  return studentView(student);
+  return ctx.db.sequelize.transaction(async (transaction) => {
+    const [archived] = await Student.update({ status: 'archived' }, { where: { id, school_id: principal.schoolId, status: { [Op.ne]: 'archived' } }, transaction });
+    const row = await Student.findOne({ where: { id, school_id: principal.schoolId }, transaction });
+    if (!row) throw notFound('Student');
+    const student = studentView(row);
+    if (archived === 1) {
+      await emitWebhookEvent(principal.schoolId, 'student.archived', {
+        entity_type: 'student', entity_id: id, student_full_name: student.student_full_name, roll_no: student.roll_no, grade: student.grade,
+        parent_id: student.parent_id, status: student.status, archived_at: student.updated_at,
+      }, transaction);
+    }
+    return student;
+  });
 }
 
 /** archived -> inactive; any other state: 409. The update is conditional on the state, so two restores cannot both win. */

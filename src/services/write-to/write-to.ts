@@ -12,6 +12,7 @@ import { deviceItems } from '../../push/targets.js';
 import { hasPermission } from '../access/guards.js';
 import { assertChildOf, childIds, isAssigned } from '../access/scope.js';
 import { excuseLeave } from '../attendance/attendance.js';
+import { emitWebhookEvent, hasSubscribers } from '../webhooks/events.js';
 import { offsetOf, paginationOf } from '../pagination.js';
 import { parseInput } from '../validation.js';
 import { diff, recordAudit } from '../audit/audit.js';
@@ -211,10 +212,17 @@ const INSERT_THREAD = `INSERT INTO write_to_requests
     (school_id, parent_id, student_id, type, subject, message, status, leave_from, leave_to, replies_count, created_at, updated_at)
   VALUES (:school_id, :parent_id, :student_id, :type, :subject, :message, 'open', :leave_from, :leave_to, 0, :now, :now)`;
 
+/** A request as its webhook events carry it: what the school's staff see of it. */
+const writeToEventData = (v: WriteToView) => ({
+  entity_type: 'write_to' as const, entity_id: v.id, type: v.type, subject: v.subject, message: v.message, status: v.status,
+  parent_id: v.parent_id, student_id: v.student_id, assigned_staff_id: v.assigned_staff_id, leave_from: v.leave_from, leave_to: v.leave_to,
+  created_at: v.created_at, resolved_at: v.resolved_at,
+});
+
 /**
  * A parent's new request. Most are one bound INSERT. A leave request notifies its student's class
- * teacher: it and its outbox rows commit together, so a notification is never lost nor sent for a
- * request that failed.
+ * teacher, and a school with a webhook for `write_to.created` gets the event: the request and its
+ * outbox rows commit together, so nothing is lost nor sent for a request that failed.
  */
 export async function createWriteTo(ctx: AppContext, principal: Principal, input: NewWriteTo): Promise<WriteToView> {
   requireParent(principal);
@@ -226,7 +234,8 @@ export async function createWriteTo(ctx: AppContext, principal: Principal, input
     subject: data.subject ?? subjects[data.type], message: data.message,
     leave_from: isLeave ? data.leave_from! : null, leave_to: isLeave ? data.leave_to! : null,
   };
-  if (!isLeave || studentId === null) {
+  const notifiesStaff = isLeave && studentId !== null;
+  if (!notifiesStaff && !(await hasSubscribers(principal.schoolId, 'write_to.created'))) {
     const now = new Date();
     const threadId = await ctx.db.insert(INSERT_THREAD, { ...fields, now });
     await recordAudit([{ schoolId: principal.schoolId, action: 'write_to.create', entityType: 'write_to', entityId: threadId, changes: diff(null, fields) }]);
@@ -234,18 +243,22 @@ export async function createWriteTo(ctx: AppContext, principal: Principal, input
   }
   return ctx.db.sequelize.transaction(async (transaction) => {
     const row = await WriteToRequest.create(fields, { transaction });
-    const [student] = await select(ctx, 'SELECT student_full_name FROM students WHERE id = :id AND school_id = :school', { id: studentId, school: principal.schoolId }, transaction);
-    const items = await deviceItems(
-      { schoolId: principal.schoolId, userType: 'staff', userIds: await leaveRecipients(ctx, principal.schoolId, studentId, transaction) },
-      {
-        event: 'write_to_leave', entity_type: 'write_to', entity_id: row.id,
-        title: `Leave request: ${(student?.student_full_name as string | undefined) ?? 'a student'}`,
-        body: `${data.leave_from} to ${data.leave_to}: ${row.subject}`,
-      },
-      transaction,
-    );
-    await enqueue(items, transaction);
-    return view(row.get({ plain: true }) as unknown as Record<string, unknown>);
+    if (notifiesStaff) {
+      const [student] = await select(ctx, 'SELECT student_full_name FROM students WHERE id = :id AND school_id = :school', { id: studentId, school: principal.schoolId }, transaction);
+      const items = await deviceItems(
+        { schoolId: principal.schoolId, userType: 'staff', userIds: await leaveRecipients(ctx, principal.schoolId, studentId!, transaction) },
+        {
+          event: 'write_to_leave', entity_type: 'write_to', entity_id: row.id,
+          title: `Leave request: ${(student?.student_full_name as string | undefined) ?? 'a student'}`,
+          body: `${data.leave_from} to ${data.leave_to}: ${row.subject}`,
+        },
+        transaction,
+      );
+      await enqueue(items, transaction);
+    }
+    const created = view(row.get({ plain: true }) as unknown as Record<string, unknown>);
+    await emitWebhookEvent(principal.schoolId, 'write_to.created', writeToEventData(created), transaction);
+    return created;
   });
 }
 
@@ -451,7 +464,9 @@ export async function updateWriteTo(ctx: AppContext, principal: Principal, threa
       );
       if (changed === 0) throw conflict('This request is archived');
     }
-    return findThread(ctx, principal.schoolId, threadId, transaction);
+    const updated = await findThread(ctx, principal.schoolId, threadId, transaction);
+    if (c.status === 'resolved') await emitWebhookEvent(principal.schoolId, 'write_to.resolved', writeToEventData(updated), transaction);
+    return updated;
   });
 }
 

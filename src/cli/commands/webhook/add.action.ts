@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { schoolIdField } from '../../../services/schemas.js';
+import { operatorPrincipal } from '../../../services/access/guards.js';
+import { createWebhook, webhookEventChoices } from '../../../services/webhooks/webhooks.js';
+import { assertSchool } from '../../lookups.js';
+import type { Action } from '../../runtime.js';
+import type { WebhookAddFlags } from './add.js';
+
+const eventList = z
+  .string()
+  .transform((v) => v.split(',').map((e) => e.trim()).filter(Boolean))
+  .pipe(z.array(z.enum(webhookEventChoices, { error: `each must be one of ${webhookEventChoices.join(', ')}` })).min(1, 'name at least one event'));
+
+export const action: Action<WebhookAddFlags> = async (cli, flags) => {
+  const schoolId = await cli.need(flags.school, { flag: '--school', message: 'School id', schema: schoolIdField() });
+  const url = await cli.need(flags.url, { flag: '--url', message: 'URL to POST events to', schema: z.string().trim().min(1).max(2048) });
+  const events = cli.optional(flags.events, { flag: '--events', schema: eventList }) ?? ['*'];
+  const ctx = await cli.context();
+  await assertSchool(schoolId);
+  const webhook = await createWebhook(ctx, operatorPrincipal(schoolId), { url, events });
+  return {
+    data: webhook,
+    lines: [
+      `Webhook #${webhook.id} added for ${schoolId}: ${webhook.url} (${webhook.events.join(', ')}).`,
+      `Signing secret (shown this once): ${webhook.secret}`,
+    ],
+  };
+};

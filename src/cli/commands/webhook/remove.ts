@@ -1,0 +1,17 @@
+import type { Command } from 'commander';
+import type { CommandModule } from '../../runtime.js';
+
+export interface WebhookRemoveFlags {
+  school?: string;
+  id?: string;
+}
+
+export const webhookRemove: CommandModule<WebhookRemoveFlags> = {
+  declaration: (group: Command) =>
+    group
+      .command('remove')
+      .description('Remove a webhook: it gets no further events; its delivery log stays')
+      .option('--school <school_id>', 'the school')
+      .option('--id <id>', 'the webhook id (webhook list shows it)'),
+  load: () => import('./remove.action.js'),
+};

@@ -1,0 +1,59 @@
+import type { AppContext } from '../context.js';
+import { sqlTime } from '../db.js';
+
+/**
+ * How the outboxes (push notifications, webhook deliveries) are drained: a due row is claimed by a
+ * conditional UPDATE, sent, and its outcome recorded; a retryable failure waits for the next step of
+ * one back-off. Several workers, in this process or other instances, may drain one outbox at once.
+ */
+
+/** Waits after the 1st, 2nd, ... failed attempt; after the last one a row is 'failed'. */
+export const RETRY_BACKOFF_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000];
+/**
+ * A claimed row is not due again before this, so no other worker takes it while it is being sent;
+ * if this process dies mid-send, the row becomes due again and is delivered by whoever runs next.
+ */
+const CLAIM_LEASE_MS = 10 * 60_000;
+const CONCURRENCY = 8;
+
+export type OutboxTable = 'notifications' | 'webhook_deliveries';
+
+export const at = (ctx: AppContext, d: Date) => sqlTime(ctx.db.dialect, d);
+
+/** When a row that has failed `attempts` times before this failure is due again; null once the back-off is spent. */
+export function retryAt(attempts: number, now: Date): Date | null {
+  const backoff = RETRY_BACKOFF_MS[attempts];
+  return backoff === undefined ? null : new Date(now.getTime() + backoff);
+}
+
+/**
+ * Takes a row for this process: a conditional UPDATE that moves its due time past the lease, which
+ * only one of several workers can win.
+ */
+async function claim(ctx: AppContext, table: OutboxTable, id: number, now: Date): Promise<boolean> {
+  const n = await ctx.db.execute(
+    `UPDATE ${table} SET next_attempt_at = :lease WHERE id = :id AND status = :pending AND next_attempt_at <= :now`,
+    { lease: at(ctx, new Date(now.getTime() + CLAIM_LEASE_MS)), id, pending: 'pending', now: at(ctx, now) },
+  );
+  return n === 1;
+}
+
+/**
+ * Sends each row this worker manages to claim, a few at a time. Once `stopping` says so, no further
+ * row is claimed; the ones being sent finish (a shutdown). Returns how many were claimed.
+ */
+export async function claimEach<T extends { id: number }>(
+  ctx: AppContext, table: OutboxTable, rows: T[], now: Date, stopping: (() => boolean) | undefined, send: (row: T) => Promise<void>,
+): Promise<number> {
+  let claimed = 0;
+  for (let i = 0; i < rows.length; i += CONCURRENCY) {
+    await Promise.all(
+      rows.slice(i, i + CONCURRENCY).map(async (row) => {
+        if (stopping?.() || !(await claim(ctx, table, row.id, now))) return;
+        claimed++;
+        await send(row);
+      }),
+    );
+  }
+  return claimed;
+}
