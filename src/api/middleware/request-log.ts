@@ -2,7 +2,7 @@ import type { Express, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { randomUUID } from 'node:crypto';
 import { redactUrl } from '../../logger.js';
-import { actingAs } from '../../services/audit/context.js';
+import { actingUntil } from '../../services/audit/context.js';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -55,7 +55,11 @@ export function requestLog(app: Express, log: Logger): RequestHandler {
       res.on('finish', ended);
       res.on('close', ended);
     }
+    // A read changes nothing and goes without the audit context (context.ts says what it costs).
+    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next();
     // Until a token names the caller, whoever calls a public route (a sign-in, the admission form) is a family.
-    actingAs({ door: 'api', actorType: 'parent', requestId: id, get ip() { return req.ip ?? null; } }, next);
+    const end = actingUntil({ door: 'api', actorType: 'parent', requestId: id, get ip() { return req.ip ?? null; } }, next);
+    res.once('finish', end);
+    res.once('close', end);
   };
 }
