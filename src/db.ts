@@ -220,3 +220,18 @@ export async function ping(db: Database): Promise<number> {
   await db.sequelize.query('SELECT 1', { type: QueryTypes.SELECT });
   return performance.now() - started;
 }
+
+/**
+ * A bound write inside a transaction, for the statements written by hand that must commit together
+ * with what records them (an audit event): the new row's id for an INSERT, else the rows affected.
+ * On MySQL one commit for both is also one log flush instead of two.
+ */
+export async function writeIn(db: Pick<Database, 'sequelize' | 'dialect'>, transaction: Transaction, sql: string, replacements: Record<string, unknown>): Promise<number> {
+  const values = Object.fromEntries(Object.entries(replacements).map(([k, v]) => [k, v instanceof Date ? sqlTime(db.dialect, v) : v]));
+  if (/^\s*INSERT/i.test(sql) && !/IGNORE|ON (DUPLICATE|CONFLICT)/i.test(sql)) {
+    const [id] = (await db.sequelize.query(sql, { replacements: values, type: QueryTypes.INSERT, transaction })) as unknown as [number, number];
+    return Number(id);
+  }
+  const [, affected] = (await db.sequelize.query(sql, { replacements: values, type: QueryTypes.UPDATE, transaction })) as unknown as [unknown, number];
+  return Number(affected ?? 0);
+}

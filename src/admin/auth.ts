@@ -5,7 +5,7 @@ import { AppError } from '../errors.js';
 import type { AdminRole } from '../models/index.js';
 import { operatorPrincipal } from '../services/access/guards.js';
 import { actingAs, type AuditActor } from '../services/audit/context.js';
-import { recordSignIn, verifyAdminCredentials } from '../services/auth/login.js';
+import { verifyAdminCredentials } from '../services/auth/login.js';
 import { issueSession, revokeSessionById } from '../services/auth/sessions.js';
 
 export const CONSOLE_DEVICE_NAME = 'admin console';
@@ -47,7 +47,6 @@ export async function signInToConsole(ctx: AppContext, email: string, password: 
       { type: 'admin', id: admin.id, schoolId: admin.school_id },
       { device_name: CONSOLE_DEVICE_NAME, user_agent: req?.get('user-agent') ?? null, ip: req?.ip ?? null },
     );
-    await recordSignIn('login.success', 'admin', [{ type: 'admin', id: admin.id, schoolId: admin.school_id }], { session_id: [null, session.session_id] });
     return { id: String(admin.id), email: admin.email, title: admin.name, role: admin.role, schoolId: admin.school_id, sessionId: session.session_id };
   });
 }

@@ -2,7 +2,7 @@ import { QueryTypes, UniqueConstraintError, type Transaction } from 'sequelize';
 import { z } from 'zod';
 import { email, name, phone, pin, schoolIdField } from '../schemas.js';
 import type { AppContext } from '../../context.js';
-import { day, iso } from '../../db.js';
+import { day, iso, writeIn } from '../../db.js';
 import { conflict, fieldError, notFound } from '../../errors.js';
 import { Address, Admission, Parent, Student } from '../../models/index.js';
 import { enqueue, type OutboxItem } from '../../push/outbox.js';
@@ -315,16 +315,21 @@ export async function setPinWithToken(ctx: AppContext, token: string, pin: strin
     throw fieldError('token', 'has expired; ask the school to reset your PIN');
   }
   const pinHash = await hashSecretValue(pin);
-  const used = await ctx.db.execute(
-    `UPDATE parents SET pin_hash = :pin, pin_setup_token_hash = NULL, pin_setup_expires_at = NULL, updated_at = :now
-      WHERE id = :id AND school_id = :school AND pin_setup_token_hash = :hash AND pin_setup_expires_at > :now`,
-    { pin: pinHash, now, id: parent.id, school: parsed.schoolId, hash: parsed.hash },
-  );
+  const used = await ctx.db.sequelize.transaction(async (transaction) => {
+    const n = await writeIn(ctx.db, transaction,
+      `UPDATE parents SET pin_hash = :pin, pin_setup_token_hash = NULL, pin_setup_expires_at = NULL, updated_at = :now
+        WHERE id = :id AND school_id = :school AND pin_setup_token_hash = :hash AND pin_setup_expires_at > :now`,
+      { pin: pinHash, now, id: parent.id, school: parsed.schoolId, hash: parsed.hash },
+    );
+    if (n > 0) {
+      await recordAudit([{
+        schoolId: parsed.schoolId, action: 'parent.update', entityType: 'parent', entityId: Number(parent.id), changes: { pin_hash: [null, REDACTED] },
+        actor: { actorType: 'parent', actorId: String(parent.id), actorName: null },
+      }], transaction);
+    }
+    return n;
+  });
   if (used === 0) throw notFound('Set-up link');
-  await recordAudit([{
-    schoolId: parsed.schoolId, action: 'parent.update', entityType: 'parent', entityId: Number(parent.id), changes: { pin_hash: [null, REDACTED] },
-    actor: { actorType: 'parent', actorId: String(parent.id), actorName: null },
-  }]);
   await endUserSessions(ctx, parsed.schoolId, 'parent', parent.id);
   return { parent_id: Number(parent.id), school_id: parsed.schoolId };
 }

@@ -2,7 +2,7 @@ import { QueryTypes } from 'sequelize';
 import { z } from 'zod';
 import { id as idField, pageQuery } from '../schemas.js';
 import type { AppContext, Principal } from '../../context.js';
-import { iso, sqlTime } from '../../db.js';
+import { iso, sqlTime, writeIn } from '../../db.js';
 import { AppError, forbidden, notFound } from '../../errors.js';
 import { hasPermission, requireSchoolAdmin } from '../access/guards.js';
 import { assertParentCanSee } from '../engagement/visibility.js';
@@ -33,8 +33,10 @@ export async function markRead(ctx: AppContext, principal: Principal, input: z.i
   const key = { school: principal.schoolId, type: entity_type, id: entity_id, parent: principal.userId };
   const ignore = ctx.db.dialect === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
   const now = new Date();
-  const first = await ctx.db.execute(`${ignore} INTO item_reads (school_id, entity_type, entity_id, parent_id, read_at) VALUES (:school, :type, :id, :parent, :now)`, { ...key, now });
-  if (first > 0) await recordAudit([{ schoolId: principal.schoolId, action: `${entity_type}.read`, entityType: entity_type, entityId: entity_id, changes: { read_at: [null, now.toISOString()] } }]);
+  await ctx.db.sequelize.transaction(async (transaction) => {
+    const first = await writeIn(ctx.db, transaction, `${ignore} INTO item_reads (school_id, entity_type, entity_id, parent_id, read_at) VALUES (:school, :type, :id, :parent, :now)`, { ...key, now });
+    if (first > 0) await recordAudit([{ schoolId: principal.schoolId, action: `${entity_type}.read`, entityType: entity_type, entityId: entity_id, changes: { read_at: [null, now.toISOString()] } }], transaction);
+  });
   const [row] = await ctx.db.select<{ read_at: unknown }>(
     'SELECT read_at FROM item_reads WHERE school_id = :school AND entity_type = :type AND entity_id = :id AND parent_id = :parent', key,
   );

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
-import { iso } from '../../db.js';
+import { QueryTypes, type Transaction } from 'sequelize';
+import { iso, writeIn } from '../../db.js';
 import { AppError } from '../../errors.js';
 
 export const MAX_FAILURES = 5;
@@ -38,7 +39,7 @@ export async function assertNotLocked(ctx: AppContext, key: LockKey): Promise<bo
  * count. The fifth failure inside the window sets locked_until; a failure after the window restarts it.
  * Answers whether this failure locked the account.
  */
-export async function recordFailure(ctx: AppContext, key: LockKey): Promise<boolean> {
+export async function recordFailure(ctx: AppContext, key: LockKey, transaction: Transaction): Promise<boolean> {
   const now = new Date();
   const params = {
     school: key.schoolId,
@@ -51,7 +52,7 @@ export async function recordFailure(ctx: AppContext, key: LockKey): Promise<bool
   const expired = 'window_started_at < :windowStart';
   if (ctx.db.dialect === 'mysql') {
     // MySQL applies these assignments left to right: locked_until and failures read the old values.
-    await ctx.db.execute(
+    await writeIn(ctx.db, transaction,
       `INSERT INTO login_lockouts (school_id, account_key, failures, window_started_at, locked_until, updated_at)
        VALUES (:school, :account, 1, :now, NULL, :now)
        ON DUPLICATE KEY UPDATE
@@ -62,7 +63,7 @@ export async function recordFailure(ctx: AppContext, key: LockKey): Promise<bool
       params,
     );
   } else {
-    await ctx.db.execute(
+    await writeIn(ctx.db, transaction,
       `INSERT INTO login_lockouts (school_id, account_key, failures, window_started_at, locked_until, updated_at)
        VALUES (:school, :account, 1, :now, NULL, :now)
        ON CONFLICT (school_id, account_key) DO UPDATE SET
@@ -73,9 +74,9 @@ export async function recordFailure(ctx: AppContext, key: LockKey): Promise<bool
       params,
     );
   }
-  const [row] = await ctx.db.select<{ failures: number; locked_until: unknown }>(
+  const [row] = await ctx.db.sequelize.query<{ failures: number; locked_until: unknown }>(
     'SELECT failures, locked_until FROM login_lockouts WHERE school_id = :school AND account_key = :account',
-    { school: key.schoolId, account: key.account },
+    { replacements: { school: key.schoolId, account: key.account }, type: QueryTypes.SELECT, transaction },
   );
   return !!row && row.locked_until !== null && Number(row.failures) === MAX_FAILURES;
 }

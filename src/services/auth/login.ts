@@ -5,8 +5,9 @@ import { AdminUser, School } from '../../models/index.js';
 import { effectiveRbac, type Feature, type Level, type Rbac } from '../access/rbac.js';
 import { assertNotLocked, clearFailures, recordFailure, type LockKey } from './lockout.js';
 import { verifySecretValue } from './passwords.js';
-import { recordAudit, type Changes } from '../audit/audit.js';
-import { issueSession, type DeviceInfo, type IssuedSession } from './sessions.js';
+import type { Transaction } from 'sequelize';
+import { recordAudit } from '../audit/audit.js';
+import { accountEntity, issueSession, type DeviceInfo, type IssuedSession } from './sessions.js';
 
 const BAD_CREDENTIALS = 'Invalid phone number or PIN';
 
@@ -17,18 +18,16 @@ interface Named {
   schoolId: string | null;
 }
 
-const accountEntity = { parent: 'parent', staff: 'staff', admin: 'admin_user' } as const;
-
 /**
- * A sign-in's events, each under the school of an account it named and with that account as the
- * actor; one that names no account is recorded once, with no school.
+ * A failed sign-in's events, each under the school of an account it named and with that account as
+ * the actor; one that names no account is recorded once, with no school.
  */
-export async function recordSignIn(action: 'login.success' | 'login.failure' | 'login.lockout', type: Named['type'], accounts: Named[], changes?: Changes): Promise<void> {
+async function recordFailedSignIn(action: 'login.failure' | 'login.lockout', type: Named['type'], accounts: Named[], transaction: Transaction): Promise<void> {
   const named: Array<Named | { type: Named['type']; id: null; schoolId: null }> = accounts.length ? accounts : [{ type, id: null, schoolId: null }];
   await recordAudit(named.map((a) => ({
-    schoolId: a.schoolId, action, entityType: accountEntity[a.type], entityId: a.id, changes,
+    schoolId: a.schoolId, action, entityType: accountEntity[a.type], entityId: a.id,
     actor: { actorType: a.type, actorId: a.id === null ? null : String(a.id), actorName: null },
-  })));
+  })), transaction);
 }
 
 async function guarded<T>(ctx: AppContext, key: LockKey, type: Named['type'], attempt: (named: Named[]) => Promise<T | null>, message = BAD_CREDENTIALS): Promise<T> {
@@ -36,9 +35,12 @@ async function guarded<T>(ctx: AppContext, key: LockKey, type: Named['type'], at
   const named: Named[] = [];
   const result = await attempt(named);
   if (result === null) {
-    const locked = await recordFailure(ctx, key);
-    await recordSignIn('login.failure', type, named);
-    if (locked) await recordSignIn('login.lockout', type, named);
+    // The count of failures and the events that record them commit together.
+    await ctx.db.sequelize.transaction(async (transaction) => {
+      const locked = await recordFailure(ctx, key, transaction);
+      await recordFailedSignIn('login.failure', type, named, transaction);
+      if (locked) await recordFailedSignIn('login.lockout', type, named, transaction);
+    });
     throw unauthorized(message);
   }
   // Most logins have no failures on record: skip the write (a commit, so an fsync on MySQL).
@@ -102,7 +104,6 @@ export async function parentLogin(ctx: AppContext, input: ParentLoginInput, devi
   const parentId = Number(parent.id);
   await assertSchoolActive(ctx, parent.school_id);
   const session = await issueSession(ctx, { type: 'parent', id: parentId, schoolId: parent.school_id }, device);
-  await recordSignIn('login.success', 'parent', [{ type: 'parent', id: parentId, schoolId: parent.school_id }], { session_id: [null, session.session_id] });
   return {
     ...publicSession(session),
     parent: { id: parentId, father_name: parent.father_name, school_id: parent.school_id },
@@ -132,7 +133,6 @@ export async function staffLogin(ctx: AppContext, input: StaffLoginInput, device
   if (Number(staff.status) !== 1) throw forbidden('This staff account is disabled');
   const id = Number(staff.id);
   const session = await issueSession(ctx, { type: 'staff', id, schoolId: staff.school_id }, device);
-  await recordSignIn('login.success', 'staff', [{ type: 'staff', id, schoolId: staff.school_id }], { session_id: [null, session.session_id] });
   const rbac: Record<Feature, Level> = effectiveRbac(parseJson<Rbac>(staff.designation_rbac), parseJson<Rbac>(staff.rbac));
   return {
     ...publicSession(session),
@@ -180,7 +180,6 @@ export async function adminLogin(ctx: AppContext, input: AdminLoginInput, device
     throw forbidden('The platform administrator signs in to the admin console only');
   }
   const session = await issueSession(ctx, { type: 'admin', id: admin.id, schoolId: admin.school_id }, device);
-  await recordSignIn('login.success', 'admin', [{ type: 'admin', id: admin.id, schoolId: admin.school_id }], { session_id: [null, session.session_id] });
   return {
     ...publicSession(session),
     user: { id: admin.id, name: admin.name, email: admin.email, role: admin.role, school_id: admin.school_id },

@@ -1,4 +1,5 @@
 import { recordAudit, type Changes } from '../audit/audit.js';
+import { writeIn } from '../../db.js';
 import type { AppContext, Principal } from '../../context.js';
 import { iso, parseJson } from '../../db.js';
 import { forbidden, notFound, unauthorized } from '../../errors.js';
@@ -39,9 +40,10 @@ export async function issueSession(
   const token = newSecret();
   const now = new Date();
   const expiresAt = new Date(now.getTime() + sessionLifetimeMs(ctx, user.type));
-  // A bound INSERT, not Session.create(): a login's own work beside bcrypt is its few statements.
-  const id = await ctx.db.insert(
-    `INSERT INTO sessions (school_id, token_hash, user_type, user_id, fcm_token, device_id, device_name, user_agent, ip,
+  // A bound INSERT, not Session.create(): a login's own work beside bcrypt is its few statements. The
+  // sign-in's event commits with it, under the account's school and with the account as the actor.
+  const id = await ctx.db.sequelize.transaction(async (transaction) => {
+    const session = await writeIn(ctx.db, transaction, `INSERT INTO sessions (school_id, token_hash, user_type, user_id, fcm_token, device_id, device_name, user_agent, ip,
                            created_at, last_seen_at, expires_at, active, revoked_at)
      VALUES (:school, :hash, :type, :user, :fcm, :deviceId, :deviceName, :agent, :ip, :now, :now, :expires, 1, NULL)`,
     {
@@ -56,8 +58,13 @@ export async function issueSession(
       ip: clip(device.ip, 64),
       now,
       expires: expiresAt,
-    },
-  );
+    });
+    await recordAudit([{
+      schoolId: user.schoolId, action: 'login.success', entityType: accountEntity[user.type], entityId: user.id, changes: { session_id: [null, session] },
+      actor: { actorType: user.type, actorId: String(user.id), actorName: null },
+    }], transaction);
+    return session;
+  });
   const access_token = ctx.tokens.sign(
     { sub: String(user.id), school_id: user.schoolId ?? '', type: user.type, session_token: token },
     expiresAt,
@@ -165,75 +172,85 @@ export async function listSessions(ctx: AppContext, principal: Principal): Promi
 
 const endSql = 'UPDATE sessions SET active = :inactive, revoked_at = :now, fcm_token = NULL';
 
+/** The audit trail's name for an account of each kind. */
+export const accountEntity = { parent: 'parent', staff: 'staff', admin: 'admin_user' } as const;
+
 /** The trail of sessions ended by one statement: the session, or the account (or school) whose sessions they were and how many. */
-async function recordEnded(schoolId: string | null, ended: number, what: { session?: number; type?: UserType; user?: number }, action = 'session.revoke'): Promise<number> {
-  if (ended === 0) return ended;
+async function endWith(
+  ctx: AppContext, sql: string, replacements: Record<string, unknown>, schoolId: string | null, what: { session?: number; type?: UserType; user?: number }, action = 'session.revoke',
+): Promise<number> {
+  return ctx.db.sequelize.transaction(async (transaction) => {
+    const ended = await writeIn(ctx.db, transaction, sql, replacements);
+    if (ended > 0) await recordAudit([{ schoolId, action, entityType: 'session', entityId: what.session ?? null, changes: endedChanges(ended, what) }], transaction);
+    return ended;
+  });
+}
+
+function endedChanges(ended: number, what: { session?: number; type?: UserType; user?: number }): Changes {
   const changes: Changes = what.session !== undefined ? { active: [true, false] } : {
     ...(what.type ? { user_type: [null, what.type], user_id: [null, what.user] } : {}),
     sessions_ended: [null, ended],
   };
-  await recordAudit([{ schoolId, action, entityType: 'session', entityId: what.session ?? null, changes }]);
-  return ended;
+  return changes;
 }
 
 /** Ends one of the caller's own sessions; anyone else's answers 404. */
 export async function revokeOwnSession(ctx: AppContext, principal: Principal, sessionId: number): Promise<void> {
-  const n = await ctx.db.execute(
-    `${endSql} WHERE id = :id AND school_id = :school AND user_type = :type AND user_id = :user AND active = :active`,
+  const n = await endWith(
+    ctx, `${endSql} WHERE id = :id AND school_id = :school AND user_type = :type AND user_id = :user AND active = :active`,
     { inactive: false, active: true, now: new Date(), id: sessionId, school: principal.schoolId, type: principal.type, user: principal.userId },
+    principal.schoolId, { session: sessionId },
   );
   if (n === 0) throw notFound('Session');
-  await recordEnded(principal.schoolId, n, { session: sessionId });
 }
 
 /** Ends every session of the caller but the current one. */
 export async function revokeOtherSessions(ctx: AppContext, principal: Principal): Promise<number> {
-  const n = await ctx.db.execute(
-    `${endSql} WHERE school_id = :school AND user_type = :type AND user_id = :user AND active = :active AND id <> :current`,
+  return endWith(
+    ctx, `${endSql} WHERE school_id = :school AND user_type = :type AND user_id = :user AND active = :active AND id <> :current`,
     { inactive: false, active: true, now: new Date(), school: principal.schoolId, type: principal.type, user: principal.userId, current: principal.sessionId },
+    principal.schoolId, { type: principal.type, user: principal.userId },
   );
-  return recordEnded(principal.schoolId, n, { type: principal.type, user: principal.userId });
 }
 
 /** Ends every session of one account at once (PIN or password reset, staff archive). */
 export async function endUserSessions(ctx: AppContext, schoolId: string | null, type: UserType, userId: number): Promise<number> {
   const where = schoolId === null ? 'school_id IS NULL' : 'school_id = :school';
-  const n = await ctx.db.execute(`${endSql} WHERE ${where} AND user_type = :type AND user_id = :user AND active = :active`, {
+  return endWith(ctx, `${endSql} WHERE ${where} AND user_type = :type AND user_id = :user AND active = :active`, {
     inactive: false, active: true, now: new Date(), school: schoolId, type, user: userId,
-  });
-  return recordEnded(schoolId, n, { type, user: userId });
+  }, schoolId, { type, user: userId });
 }
 
 /** An administrator (console or command line) ends any session of a school; platform-wide when schoolId is null. */
 export async function revokeSessionById(ctx: AppContext, schoolId: string | null, sessionId: number): Promise<void> {
-  const n = await ctx.db.execute(`${endSql} WHERE id = :id ${schoolId === null ? '' : 'AND school_id = :school'} AND active = :active`, {
-    inactive: false, active: true, now: new Date(), id: sessionId, school: schoolId,
+  const [row] = await ctx.db.select<{ school_id: string | null }>(`SELECT school_id FROM sessions WHERE id = :id ${schoolId === null ? '' : 'AND school_id = :school'}`, {
+    id: sessionId, school: schoolId,
   });
+  const n = row
+    ? await endWith(ctx, `${endSql} WHERE id = :id ${schoolId === null ? '' : 'AND school_id = :school'} AND active = :active`, {
+      inactive: false, active: true, now: new Date(), id: sessionId, school: schoolId,
+    }, row.school_id, { session: sessionId })
+    : 0;
   if (n === 0) throw notFound('Session');
-  const [row] = schoolId === null ? await ctx.db.select<{ school_id: string | null }>('SELECT school_id FROM sessions WHERE id = :id', { id: sessionId }) : [{ school_id: schoolId }];
-  await recordEnded(row?.school_id ?? null, n, { session: sessionId });
 }
 
 /** Ends every session of a school (suspension). */
 export async function endSchoolSessions(ctx: AppContext, schoolId: string): Promise<number> {
-  const n = await ctx.db.execute(`${endSql} WHERE school_id = :school AND active = :active`, { inactive: false, active: true, now: new Date(), school: schoolId });
-  return recordEnded(schoolId, n, {});
+  return endWith(ctx, `${endSql} WHERE school_id = :school AND active = :active`, { inactive: false, active: true, now: new Date(), school: schoolId }, schoolId, {});
 }
 
 /** Deletes sessions that ended, or went unused, more than `days` ago. */
 export async function pruneSessions(ctx: AppContext, days = ctx.config.sessionPruneDays): Promise<number> {
   const cutoff = new Date(Date.now() - days * 86_400_000);
-  const n = await ctx.db.execute(
-    'DELETE FROM sessions WHERE expires_at < :cutoff OR last_seen_at < :cutoff OR (active = :inactive AND revoked_at < :cutoff)',
-    { cutoff, inactive: false },
+  return endWith(
+    ctx, 'DELETE FROM sessions WHERE expires_at < :cutoff OR last_seen_at < :cutoff OR (active = :inactive AND revoked_at < :cutoff)',
+    { cutoff, inactive: false }, null, {}, 'session.prune',
   );
-  return recordEnded(null, n, {}, 'session.prune');
 }
 
 /** Ends the session behind the current request (logout). */
 export async function logout(ctx: AppContext, principal: Principal): Promise<void> {
-  const n = await ctx.db.execute(`${endSql} WHERE id = :id AND school_id = :school AND active = :active`, {
+  await endWith(ctx, `${endSql} WHERE id = :id AND school_id = :school AND active = :active`, {
     inactive: false, active: true, now: new Date(), id: principal.sessionId, school: principal.schoolId,
-  });
-  await recordEnded(principal.schoolId, n, { session: principal.sessionId }, 'session.logout');
+  }, principal.schoolId, { session: principal.sessionId }, 'session.logout');
 }

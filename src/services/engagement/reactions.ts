@@ -4,6 +4,7 @@ import { conflict, fieldError } from '../../errors.js';
 import { reactionTypes, type ReactionType } from '../../models/reaction.js';
 import { assertCanRead, assertParentCanSee, entityRef, type EntityRef } from './visibility.js';
 import { recordAudit, type AuditEntry, type Changes } from '../audit/audit.js';
+import { writeIn } from '../../db.js';
 
 export { reactionTypes, type ReactionType };
 
@@ -57,25 +58,28 @@ const reactionEvent = (key: { school: string; entity_type: string; entity_id: nu
  */
 async function applyToggle(ctx: AppContext, key: { school: string; entity_type: EntityRef['entity_type']; entity_id: number; parent: number }, type: ReactionType): Promise<ToggleAction | null> {
   const values = { ...key, type, now: new Date() };
-  try {
-    await ctx.db.insert(
-      `INSERT INTO reactions (school_id, entity_type, entity_id, parent_id, reaction_type, created_at, updated_at)
-       VALUES (:school, :entity_type, :entity_id, :parent, :type, :now, :now)`,
-      values,
-    );
-    await recordAudit([reactionEvent(key, 'create', { reaction_type: [null, type] })]);
-    return 'added';
-  } catch (err) {
-    if (!(err instanceof UniqueConstraintError)) throw err;
-  }
-  if ((await ctx.db.execute(`DELETE FROM reactions WHERE ${SAME_KEY} AND reaction_type = :type`, values)) > 0) {
-    await recordAudit([reactionEvent(key, 'delete', { reaction_type: [type, null] })]);
-    return 'removed';
-  }
-  const changed = await ctx.db.execute(`UPDATE reactions SET reaction_type = :type, updated_at = :now WHERE ${SAME_KEY} AND reaction_type <> :type`, values);
-  if (changed === 0) return null;
-  await recordAudit([reactionEvent(key, 'update', { reaction_type: [null, type] })]);
-  return 'changed';
+  // Each step commits with its audit event.
+  return ctx.db.sequelize.transaction(async (transaction): Promise<ToggleAction | null> => {
+    try {
+      await writeIn(ctx.db, transaction,
+        `INSERT INTO reactions (school_id, entity_type, entity_id, parent_id, reaction_type, created_at, updated_at)
+         VALUES (:school, :entity_type, :entity_id, :parent, :type, :now, :now)`,
+        values,
+      );
+      await recordAudit([reactionEvent(key, 'create', { reaction_type: [null, type] })], transaction);
+      return 'added';
+    } catch (err) {
+      if (!(err instanceof UniqueConstraintError)) throw err;
+    }
+    if ((await writeIn(ctx.db, transaction, `DELETE FROM reactions WHERE ${SAME_KEY} AND reaction_type = :type`, values)) > 0) {
+      await recordAudit([reactionEvent(key, 'delete', { reaction_type: [type, null] })], transaction);
+      return 'removed';
+    }
+    const changed = await writeIn(ctx.db, transaction, `UPDATE reactions SET reaction_type = :type, updated_at = :now WHERE ${SAME_KEY} AND reaction_type <> :type`, values);
+    if (changed === 0) return null;
+    await recordAudit([reactionEvent(key, 'update', { reaction_type: [null, type] })], transaction);
+    return 'changed';
+  });
 }
 
 /**

@@ -5,6 +5,7 @@ import { NotificationPreference, School } from '../../models/index.js';
 import { notificationCategories, type NotificationCategory } from '../../models/notification-preference.js';
 import { parseInput } from '../validation.js';
 import { diff, recordAudit } from '../audit/audit.js';
+import { writeIn } from '../../db.js';
 
 const clock = () => z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time HH:MM from 00:00 to 23:59');
 
@@ -70,12 +71,14 @@ export async function updateNotificationPreferences(ctx: AppContext, principal: 
     const onKey = ctx.db.dialect === 'mysql'
       ? `ON DUPLICATE KEY UPDATE ${set.map((c) => `${c} = VALUES(${c})`).join(', ')}`
       : `ON CONFLICT (school_id, parent_id) DO UPDATE SET ${set.map((c) => `${c} = excluded.${c}`).join(', ')}`;
-    await ctx.db.execute(
+    await ctx.db.sequelize.transaction(async (transaction) => {
+      await writeIn(ctx.db, transaction,
       `INSERT INTO notification_preferences (school_id, parent_id, ${columns.join(', ')}, created_at, updated_at)
        VALUES (:school, :parent, ${columns.map((c) => `:${c}`).join(', ')}, :now, :now) ${onKey}`,
       { school: principal.schoolId, parent: principal.userId, ...changes, now: new Date() },
-    );
-    await recordAudit([{ schoolId: principal.schoolId, action: 'preference.update', entityType: 'preference', entityId: principal.userId, changes: diff(before, { ...before, ...changes }) }]);
+      );
+      await recordAudit([{ schoolId: principal.schoolId, action: 'preference.update', entityType: 'preference', entityId: principal.userId, changes: diff(before, { ...before, ...changes }) }], transaction);
+    });
   }
   return notificationPreferences(principal);
 }

@@ -7,6 +7,7 @@ import { Grade, School, Staff, Student } from '../../models/index.js';
 import { requireSchoolAdmin } from '../access/guards.js';
 import { parseInput } from '../validation.js';
 import { recordAudit } from '../audit/audit.js';
+import { writeIn } from '../../db.js';
 
 const gradeName = () => z.string().trim().min(1).max(60);
 const classTeacher = () => idField().nullable().optional().describe('An active staff member of the school');
@@ -133,15 +134,16 @@ export async function updateGrade(ctx: AppContext, principal: Principal, id: num
 /** Refused (409) while any student, archived ones included, is in the grade: one statement, so no student slips in between. */
 export async function deleteGrade(ctx: AppContext, principal: Principal, id: number): Promise<void> {
   requireSchoolAdmin(principal);
-  const deleted = await ctx.db.execute(
-    `DELETE FROM grades WHERE id = :id AND school_id = :school
-        AND NOT EXISTS (SELECT 1 FROM students s WHERE s.school_id = :school AND s.grade = grades.name)`,
-    { id, school: principal.schoolId },
-  );
-  if (deleted > 0) {
-    await recordAudit([{ schoolId: principal.schoolId, action: 'grade.delete', entityType: 'grade', entityId: id }]);
-    return;
-  }
+  const deleted = await ctx.db.sequelize.transaction(async (transaction) => {
+    const n = await writeIn(ctx.db, transaction,
+      `DELETE FROM grades WHERE id = :id AND school_id = :school
+          AND NOT EXISTS (SELECT 1 FROM students s WHERE s.school_id = :school AND s.grade = grades.name)`,
+      { id, school: principal.schoolId },
+    );
+    if (n > 0) await recordAudit([{ schoolId: principal.schoolId, action: 'grade.delete', entityType: 'grade', entityId: id }], transaction);
+    return n;
+  });
+  if (deleted > 0) return;
   const exists = await Grade.findOne({ where: { id, school_id: principal.schoolId }, attributes: ['id'], raw: true });
   if (!exists) throw notFound('Grade');
   throw conflict('Students are still in this grade; move them to another grade first');

@@ -6,6 +6,8 @@ import type { AppContext } from '../../context.js';
 import { at, claimEach, retryAt } from '../../push/lease.js';
 import { checkWebhookUrl, type ResolvedAddress } from './addresses.js';
 import { abandonPending, urlRules } from './webhooks.js';
+import { writeIn } from '../../db.js';
+import { recordAudit } from '../audit/audit.js';
 
 const BATCH = 100;
 const TIMEOUT_MS = 10_000;
@@ -106,12 +108,20 @@ async function webhookFailed(ctx: AppContext, row: DueDelivery, error: string, n
     now: at(ctx, now), id: row.webhook_id, school: row.school_id,
   });
   const disabledReason = `Switched off: every delivery failed for 3 days; last error: ${error}`.slice(0, 300);
-  const off = await ctx.db.execute(
-    `UPDATE webhooks SET active = 0, disabled_reason = :reason, updated_at = :now
-      WHERE id = :id AND school_id = :school AND active = 1 AND failing_since <= :cutoff
-        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.school_id = :school AND d.webhook_id = :id AND d.delivered_at >= webhooks.failing_since)`,
-    { reason: disabledReason, now: at(ctx, now), id: row.webhook_id, school: row.school_id, cutoff: at(ctx, new Date(now.getTime() - SWITCH_OFF_AFTER_MS)) },
-  );
+  const off = await ctx.db.sequelize.transaction(async (transaction) => {
+    const n = await writeIn(ctx.db, transaction,
+      `UPDATE webhooks SET active = 0, disabled_reason = :reason, updated_at = :now
+        WHERE id = :id AND school_id = :school AND active = 1 AND failing_since <= :cutoff
+          AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.school_id = :school AND d.webhook_id = :id AND d.delivered_at >= webhooks.failing_since)`,
+      { reason: disabledReason, now, id: row.webhook_id, school: row.school_id, cutoff: new Date(now.getTime() - SWITCH_OFF_AFTER_MS) },
+    );
+    if (n === 1) {
+      await recordAudit([{
+        schoolId: row.school_id, action: 'webhook.disable', entityType: 'webhook', entityId: row.webhook_id, changes: { active: [true, false], disabled_reason: [null, disabledReason] },
+      }], transaction);
+    }
+    return n;
+  });
   if (off === 1) await abandonPending(row.school_id, row.webhook_id, 'the webhook was switched off after failing for 3 days');
 }
 

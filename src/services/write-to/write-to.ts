@@ -2,7 +2,7 @@ import { Op, QueryTypes, literal, type Transaction } from 'sequelize';
 import { z } from 'zod';
 import { date, id, pageQuery, title } from '../schemas.js';
 import type { AppContext, Principal } from '../../context.js';
-import { day, iso, sqlTime } from '../../db.js';
+import { day, iso, sqlTime, writeIn } from '../../db.js';
 import { chunks } from '../batches.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { Parent, Staff, WriteToReply, WriteToRequest } from '../../models/index.js';
@@ -237,8 +237,11 @@ export async function createWriteTo(ctx: AppContext, principal: Principal, input
   const notifiesStaff = isLeave && studentId !== null;
   if (!notifiesStaff && !(await hasSubscribers(principal.schoolId, 'write_to.created'))) {
     const now = new Date();
-    const threadId = await ctx.db.insert(INSERT_THREAD, { ...fields, now });
-    await recordAudit([{ schoolId: principal.schoolId, action: 'write_to.create', entityType: 'write_to', entityId: threadId, changes: diff(null, fields) }]);
+    const threadId = await ctx.db.sequelize.transaction(async (transaction) => {
+      const id = await writeIn(ctx.db, transaction, INSERT_THREAD, { ...fields, now });
+      await recordAudit([{ schoolId: principal.schoolId, action: 'write_to.create', entityType: 'write_to', entityId: id, changes: diff(null, fields) }], transaction);
+      return id;
+    });
     return view({ ...fields, id: threadId, status: 'open', assigned_staff_id: null, resolved_at: null, replies_count: 0, created_at: now, updated_at: now });
   }
   return ctx.db.sequelize.transaction(async (transaction) => {
