@@ -360,6 +360,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/parent-app/my-data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything the school holds about you and your children
+         * @description The parent's own family: the parent and every child linked to them. One JSON document with every record the school holds about these people: no secret (PIN and password hashes, tokens, device addresses and the text of SMS set-up links are left out). An erased student still answers, with ids and counts only.
+         *
+         *     **Access:** a parent token from `POST /parent-app/parent-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        get: operations["getParentAppMyData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/parent-app/write-to": {
         parameters: {
             query?: never;
@@ -1690,6 +1712,50 @@ export interface paths {
         patch: operations["patchWebAppUpdateStudent"];
         trace?: never;
     };
+    "/web-app/students/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything held about a student and their parent (super_admin)
+         * @description An access request's answer for one student and the parent linked to them. One JSON document with every record the school holds about these people: no secret (PIN and password hashes, tokens, device addresses and the text of SMS set-up links are left out). An erased student still answers, with ids and counts only.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        get: operations["getWebAppStudentsIdExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web-app/students/{id}/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase an archived student, and their parent when no other child links them (super_admin)
+         * @description `confirm` must be the student's roll number (400 otherwise); only an archived student can be erased (409). Personal fields are replaced, addresses deleted, the parent's comments blanked and every other trace (the admission's form, write-to threads, notifications, the audit trail's changes) blanked; ids, counts and audit events stay. The parent goes too when no other child of the school links them: name and phone replaced, PIN removed, every session ended.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        post: operations["postWebAppStudentsIdErase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web-app/groups": {
         parameters: {
             query?: never;
@@ -1878,6 +1944,28 @@ export interface paths {
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
         post: operations["postWebAppDiagnosticsTestPush"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web-app/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The school's audit trail (super_admin, it_contact)
+         * @description Every change through any door (api, console, cli, job), every sign-in and every lock-out, newest first. `changes` maps each changed field to `[before, after]`; PINs, passwords, hashes and tokens read `[redacted]`. Filters combine; `from` and `to` are ISO 8601 times. The trail is append-only: nothing edits or deletes an event (an erasure blanks what it said about the erased people).
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        get: operations["getWebAppAuditLog"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3329,6 +3417,176 @@ export interface operations {
             400: components["responses"]["E400"];
             404: components["responses"]["E404"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getParentAppMyData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "exported_at": "2026-11-22T09:30:00.000Z",
+                     *         "school": {
+                     *           "id": "id",
+                     *           "name": "Meera Iyer"
+                     *         },
+                     *         "students": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ],
+                     *         "parents": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ],
+                     *         "addresses": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ],
+                     *         "admissions": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ],
+                     *         "write_to": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ],
+                     *         "comments": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ],
+                     *         "reactions": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ],
+                     *         "reads": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ],
+                     *         "attendance": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ],
+                     *         "diary": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ],
+                     *         "groups": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ],
+                     *         "notification_preferences": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ],
+                     *         "notifications": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ],
+                     *         "sessions": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ],
+                     *         "audit_events": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            exported_at: string;
+                            school: {
+                                id: string;
+                                name: string;
+                            };
+                            students: {
+                                [key: string]: unknown;
+                            }[];
+                            parents: {
+                                [key: string]: unknown;
+                            }[];
+                            addresses: {
+                                [key: string]: unknown;
+                            }[];
+                            admissions: {
+                                [key: string]: unknown;
+                            }[];
+                            /** @description Each thread with its `replies` */
+                            write_to: {
+                                [key: string]: unknown;
+                            }[];
+                            comments: {
+                                [key: string]: unknown;
+                            }[];
+                            reactions: {
+                                [key: string]: unknown;
+                            }[];
+                            reads: {
+                                [key: string]: unknown;
+                            }[];
+                            attendance: {
+                                [key: string]: unknown;
+                            }[];
+                            diary: {
+                                [key: string]: unknown;
+                            }[];
+                            /** @description Group memberships */
+                            groups: {
+                                [key: string]: unknown;
+                            }[];
+                            notification_preferences: {
+                                [key: string]: unknown;
+                            }[];
+                            notifications: {
+                                [key: string]: unknown;
+                            }[];
+                            /** @description Without tokens */
+                            sessions: {
+                                [key: string]: unknown;
+                            }[];
+                            audit_events: {
+                                [key: string]: unknown;
+                            }[];
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             429: components["responses"]["E429"];
         };
     };
@@ -9411,6 +9669,250 @@ export interface operations {
             429: components["responses"]["E429"];
         };
     };
+    getWebAppStudentsIdExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "exported_at": "2026-11-22T09:30:00.000Z",
+                     *         "school": {
+                     *           "id": "id",
+                     *           "name": "Meera Iyer"
+                     *         },
+                     *         "students": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ],
+                     *         "parents": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ],
+                     *         "addresses": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ],
+                     *         "admissions": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ],
+                     *         "write_to": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ],
+                     *         "comments": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ],
+                     *         "reactions": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ],
+                     *         "reads": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ],
+                     *         "attendance": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ],
+                     *         "diary": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ],
+                     *         "groups": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ],
+                     *         "notification_preferences": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ],
+                     *         "notifications": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ],
+                     *         "sessions": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ],
+                     *         "audit_events": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            exported_at: string;
+                            school: {
+                                id: string;
+                                name: string;
+                            };
+                            students: {
+                                [key: string]: unknown;
+                            }[];
+                            parents: {
+                                [key: string]: unknown;
+                            }[];
+                            addresses: {
+                                [key: string]: unknown;
+                            }[];
+                            admissions: {
+                                [key: string]: unknown;
+                            }[];
+                            /** @description Each thread with its `replies` */
+                            write_to: {
+                                [key: string]: unknown;
+                            }[];
+                            comments: {
+                                [key: string]: unknown;
+                            }[];
+                            reactions: {
+                                [key: string]: unknown;
+                            }[];
+                            reads: {
+                                [key: string]: unknown;
+                            }[];
+                            attendance: {
+                                [key: string]: unknown;
+                            }[];
+                            diary: {
+                                [key: string]: unknown;
+                            }[];
+                            /** @description Group memberships */
+                            groups: {
+                                [key: string]: unknown;
+                            }[];
+                            notification_preferences: {
+                                [key: string]: unknown;
+                            }[];
+                            notifications: {
+                                [key: string]: unknown;
+                            }[];
+                            /** @description Without tokens */
+                            sessions: {
+                                [key: string]: unknown;
+                            }[];
+                            audit_events: {
+                                [key: string]: unknown;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    postWebAppStudentsIdErase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "confirm": "2024-0412"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The student's roll number, typed to confirm */
+                    confirm: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Student erased",
+                     *       "data": {
+                     *         "erased": {
+                     *           "students": 1,
+                     *           "parents": 1,
+                     *           "comments": 3,
+                     *           "addresses": 2
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            erased: {
+                                students: number;
+                                parents: number;
+                                comments: number;
+                                addresses: number;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+        };
+    };
     getWebAppGroups: {
         parameters: {
             query?: never;
@@ -10172,6 +10674,115 @@ export interface operations {
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getWebAppAuditLog: {
+        parameters: {
+            query?: {
+                actor_type?: "parent" | "staff" | "admin" | "operator" | "system";
+                actor_id?: string;
+                /** @description `student.update`, `login.failure`, ... */
+                action?: string;
+                entity_type?: "school" | "admin_user" | "designation" | "grade" | "group" | "staff" | "student" | "parent" | "admission" | "activity" | "noticeboard" | "write_to" | "comment" | "reaction" | "diary" | "attendance" | "session" | "notification" | "preference" | "webhook" | "import";
+                entity_id?: string;
+                /** @description Events at or after this time (a date: from its start) */
+                from?: string;
+                /** @description Events at or before this time (a date: to its end) */
+                to?: string;
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "events": [
+                     *           {
+                     *             "id": 9120,
+                     *             "school_id": "greenwood",
+                     *             "at": "2026-11-20T09:14:03.120Z",
+                     *             "actor_type": "admin",
+                     *             "actor_id": "3",
+                     *             "actor_name": "Meera Nair",
+                     *             "door": "console",
+                     *             "action": "student.update",
+                     *             "entity_type": "student",
+                     *             "entity_id": "412",
+                     *             "changes": {
+                     *               "grade": [
+                     *                 "5",
+                     *                 "6"
+                     *               ]
+                     *             },
+                     *             "ip": "10.0.4.17",
+                     *             "request_id": null
+                     *           }
+                     *         ],
+                     *         "pagination": {
+                     *           "total": 1,
+                     *           "page": 1,
+                     *           "limit": 50,
+                     *           "pages": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            events: {
+                                id: number;
+                                school_id: string | null;
+                                at: string;
+                                /** @enum {string} */
+                                actor_type: "parent" | "staff" | "admin" | "operator" | "system";
+                                actor_id: string | null;
+                                actor_name: string | null;
+                                /** @enum {string} */
+                                door: "api" | "console" | "cli" | "job";
+                                action: string;
+                                /** @enum {string} */
+                                entity_type: "school" | "admin_user" | "designation" | "grade" | "group" | "staff" | "student" | "parent" | "admission" | "activity" | "noticeboard" | "write_to" | "comment" | "reaction" | "diary" | "attendance" | "session" | "notification" | "preference" | "webhook" | "import";
+                                entity_id: string | null;
+                                /** @description Each changed field as `[before, after]`; secrets read `[redacted]` */
+                                changes: {
+                                    [key: string]: [
+                                        unknown,
+                                        unknown
+                                    ];
+                                } | null;
+                                ip: string | null;
+                                request_id: string | null;
+                            }[];
+                            pagination: {
+                                total: number;
+                                page: number;
+                                limit: number;
+                                pages: number;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             429: components["responses"]["E429"];
         };
     };
