@@ -1,6 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { QueryTypes, type Transaction } from 'sequelize';
-import { iso, writeIn } from '../../db.js';
+import { iso } from '../../db.js';
 import { AppError } from '../../errors.js';
 
 export const MAX_FAILURES = 5;
@@ -39,7 +38,7 @@ export async function assertNotLocked(ctx: AppContext, key: LockKey): Promise<bo
  * count. The fifth failure inside the window sets locked_until; a failure after the window restarts it.
  * Answers whether this failure locked the account.
  */
-export async function recordFailure(ctx: AppContext, key: LockKey, transaction: Transaction): Promise<boolean> {
+export async function recordFailure(ctx: AppContext, key: LockKey): Promise<boolean> {
   const now = new Date();
   const params = {
     school: key.schoolId,
@@ -52,7 +51,7 @@ export async function recordFailure(ctx: AppContext, key: LockKey, transaction: 
   const expired = 'window_started_at < :windowStart';
   if (ctx.db.dialect === 'mysql') {
     // MySQL applies these assignments left to right: locked_until and failures read the old values.
-    await writeIn(ctx.db, transaction,
+    await ctx.db.execute(
       `INSERT INTO login_lockouts (school_id, account_key, failures, window_started_at, locked_until, updated_at)
        VALUES (:school, :account, 1, :now, NULL, :now)
        ON DUPLICATE KEY UPDATE
@@ -63,7 +62,7 @@ export async function recordFailure(ctx: AppContext, key: LockKey, transaction: 
       params,
     );
   } else {
-    await writeIn(ctx.db, transaction,
+    await ctx.db.execute(
       `INSERT INTO login_lockouts (school_id, account_key, failures, window_started_at, locked_until, updated_at)
        VALUES (:school, :account, 1, :now, NULL, :now)
        ON CONFLICT (school_id, account_key) DO UPDATE SET
@@ -74,9 +73,9 @@ export async function recordFailure(ctx: AppContext, key: LockKey, transaction: 
       params,
     );
   }
-  const [row] = await ctx.db.sequelize.query<{ failures: number; locked_until: unknown }>(
+  const [row] = await ctx.db.select<{ failures: number; locked_until: unknown }>(
     'SELECT failures, locked_until FROM login_lockouts WHERE school_id = :school AND account_key = :account',
-    { replacements: { school: key.schoolId, account: key.account }, type: QueryTypes.SELECT, transaction },
+    { school: key.schoolId, account: key.account },
   );
   return !!row && row.locked_until !== null && Number(row.failures) === MAX_FAILURES;
 }

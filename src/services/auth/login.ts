@@ -5,7 +5,6 @@ import { AdminUser, School } from '../../models/index.js';
 import { effectiveRbac, type Feature, type Level, type Rbac } from '../access/rbac.js';
 import { assertNotLocked, clearFailures, recordFailure, type LockKey } from './lockout.js';
 import { verifySecretValue } from './passwords.js';
-import type { Transaction } from 'sequelize';
 import { recordAudit } from '../audit/audit.js';
 import { accountEntity, issueSession, type DeviceInfo, type IssuedSession } from './sessions.js';
 
@@ -22,12 +21,12 @@ interface Named {
  * A failed sign-in's events, each under the school of an account it named and with that account as
  * the actor; one that names no account is recorded once, with no school.
  */
-async function recordFailedSignIn(action: 'login.failure' | 'login.lockout', type: Named['type'], accounts: Named[], transaction: Transaction): Promise<void> {
+async function recordFailedSignIn(action: 'login.failure' | 'login.lockout', type: Named['type'], accounts: Named[]): Promise<void> {
   const named: Array<Named | { type: Named['type']; id: null; schoolId: null }> = accounts.length ? accounts : [{ type, id: null, schoolId: null }];
   await recordAudit(named.map((a) => ({
     schoolId: a.schoolId, action, entityType: accountEntity[a.type], entityId: a.id,
     actor: { actorType: a.type, actorId: a.id === null ? null : String(a.id), actorName: null },
-  })), transaction);
+  })));
 }
 
 async function guarded<T>(ctx: AppContext, key: LockKey, type: Named['type'], attempt: (named: Named[]) => Promise<T | null>, message = BAD_CREDENTIALS): Promise<T> {
@@ -35,12 +34,11 @@ async function guarded<T>(ctx: AppContext, key: LockKey, type: Named['type'], at
   const named: Named[] = [];
   const result = await attempt(named);
   if (result === null) {
-    // The count of failures and the events that record them commit together.
-    await ctx.db.sequelize.transaction(async (transaction) => {
-      const locked = await recordFailure(ctx, key, transaction);
-      await recordFailedSignIn('login.failure', type, named, transaction);
-      if (locked) await recordFailedSignIn('login.lockout', type, named, transaction);
-    });
+    // The failure count is its own statement, as before: held in a transaction with the events,
+    // concurrent failed sign-ins on MySQL deadlock on the lock-out table's unique key.
+    const locked = await recordFailure(ctx, key);
+    await recordFailedSignIn('login.failure', type, named);
+    if (locked) await recordFailedSignIn('login.lockout', type, named);
     throw unauthorized(message);
   }
   // Most logins have no failures on record: skip the write (a commit, so an fsync on MySQL).
