@@ -176,7 +176,9 @@ function mariadbOutage() {
     const slowest = Math.max(...during.map((o) => o.endedAt - o.startedAt));
     expect(slowest).toBeGreaterThanOrEqual(QUERY_TIMEOUT_MS - 100);
     expect(slowest).toBeLessThan(CLIENT_TIMEOUT_MS);
-    const timedOut = during.filter((o) => o.status === 503 && o.endedAt - o.startedAt < QUERY_TIMEOUT_MS + 1000);
+    // Ended by the statement bound, not by the client's timeout: a write runs up to three statements
+    // (its change, the actor's name, its audit event), and may first wait for a connection held by another.
+    const timedOut = during.filter((o) => o.status === 503 && o.endedAt - o.startedAt < 3 * QUERY_TIMEOUT_MS);
     expect(timedOut.length).toBeGreaterThan(0);
   }, 150_000);
 
