@@ -88,10 +88,11 @@ describe('crash safety', () => {
     server.child.kill('SIGTERM');
     const results = await Promise.all(inflight);
     const answered = results.filter((r) => typeof r.status === 'number');
-    expect(answered.every((r) => r.status === 401)).toBe(true);
+    // Read before the signal: worked (401); read after it: refused as the shutdown sequence says (503).
+    expect(answered.map((r) => r.status).filter((s) => s !== 401 && s !== 503)).toEqual([]);
     // Answered after the signal: drained, not dropped. (Connections still in the kernel's backlog,
     // never read by the server, are refused; a load balancer retries those.)
-    expect(answered.filter((r) => r.at > signalledAt).length).toBeGreaterThan(0);
+    expect(answered.filter((r) => r.at > signalledAt && r.status === 401).length).toBeGreaterThan(0);
     expect(await server.exited).toBe(0);
   });
 
