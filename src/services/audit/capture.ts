@@ -72,11 +72,6 @@ const audited = new Map<ModelStatic<Model>, Audited>([
   [Webhook, { entity: 'webhook', verb: softDelete('deleted_status') }],
 ]);
 
-/** Registers a model added later (a feature's own table) with the trail. */
-export function auditModel(model: ModelStatic<Model>, spec: Audited): void {
-  audited.set(model, spec);
-}
-
 const SECRET_COLUMNS = ['pin_hash', 'password_hash'];
 
 function entryFor(spec: Audited, kind: Kind, before: Row | null, after: Row | null): AuditEntry | null {
