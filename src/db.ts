@@ -47,6 +47,37 @@ type DatabaseConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'sqliteStorage'> 
 const statementLimits = new WeakMap<Sequelize, StatementLimit>();
 
 function createSequelize(config: DatabaseConfig): Sequelize {
+  return inlineUpdateValues(connectSequelize(config));
+}
+
+interface QueryGenerator {
+  updateQuery(table: unknown, values: unknown, where: unknown, options?: Record<string, unknown>, attributes?: unknown): { query: string; bind?: unknown[] } | string;
+  escape(value: unknown): string;
+}
+
+/**
+ * Sequelize 6 writes an UPDATE's values (and on SQLite its WHERE's equalities) as `$n` bind
+ * parameters, but its WHERE's IN lists, LIKE patterns and functions as quoted literals, then looks
+ * for `$name` across the whole statement: a user's text such as `($_` in a bulk update's condition
+ * fails the statement ("Named bind parameter has no value", sequelize#12039). Its updates are made
+ * with every value escaped inline, as its SELECTs and DELETEs already are, so that nothing in the
+ * statement is read as a parameter.
+ */
+function inlineUpdateValues(sequelize: Sequelize): Sequelize {
+  const generator = (sequelize.getQueryInterface() as unknown as { queryGenerator: QueryGenerator }).queryGenerator;
+  const updateQuery = generator.updateQuery.bind(generator);
+  // A JSON column's value reaches here as the object its getter returns; the drivers wrote it as JSON text.
+  const inline = (value: unknown) =>
+    generator.escape(value !== null && typeof value === 'object' && !(value instanceof Date) && !Buffer.isBuffer(value) ? JSON.stringify(value) : value);
+  generator.updateQuery = (table, values, where, options = {}, attributes) => {
+    const sql = updateQuery(table, values, where, Object.assign(options, { bindParam: inline }), attributes);
+    if (typeof sql === 'object' && sql.bind?.length === 0) delete sql.bind;
+    return sql;
+  };
+  return sequelize;
+}
+
+function connectSequelize(config: DatabaseConfig): Sequelize {
   if (config.databaseUrl) {
     const sequelize = new Sequelize(config.databaseUrl, {
       dialect: 'mysql',

@@ -121,6 +121,16 @@ describe('writing designations (super_admin only)', () => {
     expect(login.body.data.staff.rbac.students).toBe('view');
   });
 
+  it('takes names with dollar signs, and carries their staff through a rename', async () => {
+    const s = await staffMember(a.schoolId, { designation: 'head ($fees) $1' });
+    const created = await post(a.adminToken, { name: 'Head ($fees) $1', rbac: { students: 'view' } });
+    expect(created.status).toBe(201);
+    expect((await Staff.findByPk(s.id))!.designation).toBe('Head ($fees) $1');
+    const renamed = await t.api.put(`/web-app/designations/${created.body.data.id}`).set(bearer(a.adminToken)).send({ name: '𝆹𝅥𝅯$_ Bursar' });
+    expect(renamed.status).toBe(200);
+    expect((await Staff.findByPk(s.id))!.designation).toBe('𝆹𝅥𝅯$_ Bursar');
+  });
+
   it("leaves another school's staff of the same designation name alone on a rename", async () => {
     const mine = await post(a.adminToken, { name: 'Driver' });
     await post(b.adminToken, { name: 'Driver' });
