@@ -1,4 +1,4 @@
-import './heap-growth.js';
+import './gc-tuning.js';
 import 'dotenv/config';
 import type { Server } from 'node:http';
 import { rejectMalformedRequest } from './api/middleware/client-error.js';
