@@ -25,6 +25,8 @@ export const roleAccess = {
   /** Webhooks hand the school's data to another system: its super_admin's decision, as on /web-app/webhooks. */
   webhooks: { platform_admin: 'write', super_admin: 'write', admin: 'none', it_contact: 'none' },
   webhookDeliveries: { platform_admin: 'read', super_admin: 'read', admin: 'none', it_contact: 'none' },
+  /** A family's access export and an erasure, as on /web-app/students/:id/export and /erase. */
+  privacy: { platform_admin: 'write', super_admin: 'write', admin: 'none', it_contact: 'none' },
 } satisfies Record<string, RoleAccess>;
 
 /** Diagnostics (the test push) belong to super_admin and it_contact, as on /web-app/diagnostics. */

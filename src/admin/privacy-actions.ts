@@ -2,14 +2,11 @@ import type { Action, ActionResponse } from 'adminjs';
 import type { AppContext } from '../context.js';
 import { eraseStudentFor } from '../services/privacy/erasure.js';
 import { exportStudent } from '../services/privacy/export.js';
+import { allows, roleAccess } from './access.js';
 import { recordPrincipal, run } from './actions.js';
-import { isPlatformAdmin, type ConsoleAdmin } from './auth.js';
+import type { ConsoleAdmin } from './auth.js';
 
-/** Access requests and erasure are the school's super_admin's (and the operator's), as on the API. */
-const superAdmin = ({ currentAdmin }: { currentAdmin?: unknown }) => {
-  const admin = currentAdmin as ConsoleAdmin | undefined;
-  return !!admin && (admin.role === 'super_admin' || isPlatformAdmin(admin));
-};
+const superAdmin = ({ currentAdmin }: { currentAdmin?: unknown }) => allows(roleAccess.privacy, currentAdmin as ConsoleAdmin | undefined, 'write');
 
 /**
  * The Student page's Export data (the DataExport component downloads the same document as the

@@ -1,5 +1,4 @@
-import { Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
-import { DataTypes } from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { bool, date, flag, json, modelOptions, pk, ref, schoolId, str, text, timestamps } from './columns.js';
 
 export const webhookEvents = [

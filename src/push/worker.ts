@@ -5,8 +5,6 @@ import { every, type Periodic } from '../jobs/periodic.js';
 import { deliverDueWebhooks, type WebhookCounts } from '../services/webhooks/delivery.js';
 import { at, claimEach, retryAt } from './lease.js';
 
-export { RETRY_BACKOFF_MS } from './lease.js';
-
 const BATCH = 100;
 const POLL_MS = 1_000;
 

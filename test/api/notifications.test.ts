@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Notification } from '../../src/models/index.js';
 import { enqueue, type OutboxItem } from '../../src/push/outbox.js';
-import { deliverDue, RETRY_BACKOFF_MS } from '../../src/push/worker.js';
+import { RETRY_BACKOFF_MS } from '../../src/push/lease.js';
+import { deliverDue } from '../../src/push/worker.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { adminUser, bearer, expectError, parent, parentLogin, school, staffLogin, staffMember, type SchoolFixture } from '../helpers/fixtures.js';
 

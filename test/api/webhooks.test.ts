@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Webhook, WebhookDelivery } from '../../src/models/index.js';
 import { webhookEvents } from '../../src/models/webhook.js';
-import { RETRY_BACKOFF_MS, deliverDue } from '../../src/push/worker.js';
+import { RETRY_BACKOFF_MS } from '../../src/push/lease.js';
+import { deliverDue } from '../../src/push/worker.js';
 import { operatorPrincipal } from '../../src/services/access/guards.js';
 import { createActivity } from '../../src/services/activities/activities.js';
 import { publishDue } from '../../src/services/audiences/scheduled.js';

@@ -1,7 +1,6 @@
 import { recordAudit, type Changes } from '../audit/audit.js';
-import { writeIn } from '../../db.js';
 import type { AppContext, Principal } from '../../context.js';
-import { iso, parseJson } from '../../db.js';
+import { iso, parseJson, writeIn } from '../../db.js';
 import { forbidden, notFound, unauthorized } from '../../errors.js';
 import type { UserType } from '../../models/session.js';
 import { effectiveRbac, type Rbac } from '../access/rbac.js';
@@ -187,11 +186,10 @@ async function endWith(
 }
 
 function endedChanges(ended: number, what: { session?: number; type?: UserType; user?: number }): Changes {
-  const changes: Changes = what.session !== undefined ? { active: [true, false] } : {
+  return what.session !== undefined ? { active: [true, false] } : {
     ...(what.type ? { user_type: [null, what.type], user_id: [null, what.user] } : {}),
     sessions_ended: [null, ended],
   };
-  return changes;
 }
 
 /** Ends one of the caller's own sessions; anyone else's answers 404. */

@@ -12,14 +12,9 @@ export interface WebhookEventData {
 }
 
 /** The school's webhooks that take the event: on, not deleted, subscribed to it or to `*`. */
-async function subscribers(schoolId: string, event: WebhookEvent, transaction?: Transaction): Promise<number[]> {
+async function subscribers(schoolId: string, event: WebhookEvent, transaction: Transaction): Promise<number[]> {
   const rows = await Webhook.findAll({ where: { school_id: schoolId, active: true, deleted_status: 0 }, attributes: ['id', 'events'], transaction });
   return rows.filter((w) => w.events.includes('*') || w.events.includes(event)).map((w) => w.id);
-}
-
-/** True when some webhook of the school takes the event: a caller with a single-statement fast path takes it only when none does. */
-export async function hasSubscribers(schoolId: string, event: WebhookEvent): Promise<boolean> {
-  return (await subscribers(schoolId, event)).length > 0;
 }
 
 /**

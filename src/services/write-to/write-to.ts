@@ -12,7 +12,7 @@ import { deviceItems } from '../../push/targets.js';
 import { hasPermission } from '../access/guards.js';
 import { assertChildOf, childIds, isAssigned } from '../access/scope.js';
 import { excuseLeave } from '../attendance/attendance.js';
-import { emitWebhookEvent, hasSubscribers } from '../webhooks/events.js';
+import { emitWebhookEvent } from '../webhooks/events.js';
 import { offsetOf, paginationOf } from '../pagination.js';
 import { parseInput } from '../validation.js';
 import { diff, recordAudit } from '../audit/audit.js';
@@ -220,9 +220,10 @@ const writeToEventData = (v: WriteToView) => ({
 });
 
 /**
- * A parent's new request. Most are one bound INSERT. A leave request notifies its student's class
- * teacher, and a school with a webhook for `write_to.created` gets the event: the request and its
- * outbox rows commit together, so nothing is lost nor sent for a request that failed.
+ * A parent's new request. Most are one bound INSERT with its audit event. A leave request notifies
+ * its student's class teacher. Either way the school's webhooks for `write_to.created` get the
+ * event in the same transaction: the request and its outbox rows commit together, so nothing is
+ * lost nor sent for a request that failed.
  */
 export async function createWriteTo(ctx: AppContext, principal: Principal, input: NewWriteTo): Promise<WriteToView> {
   requireParent(principal);
@@ -234,31 +235,29 @@ export async function createWriteTo(ctx: AppContext, principal: Principal, input
     subject: data.subject ?? subjects[data.type], message: data.message,
     leave_from: isLeave ? data.leave_from! : null, leave_to: isLeave ? data.leave_to! : null,
   };
-  const notifiesStaff = isLeave && studentId !== null;
-  if (!notifiesStaff && !(await hasSubscribers(principal.schoolId, 'write_to.created'))) {
+  if (!(isLeave && studentId !== null)) {
     const now = new Date();
-    const threadId = await ctx.db.sequelize.transaction(async (transaction) => {
+    return ctx.db.sequelize.transaction(async (transaction) => {
       const id = await writeIn(ctx.db, transaction, INSERT_THREAD, { ...fields, now });
       await recordAudit([{ schoolId: principal.schoolId, action: 'write_to.create', entityType: 'write_to', entityId: id, changes: diff(null, fields) }], transaction);
-      return id;
+      const created = view({ ...fields, id, status: 'open', assigned_staff_id: null, resolved_at: null, replies_count: 0, created_at: now, updated_at: now });
+      await emitWebhookEvent(principal.schoolId, 'write_to.created', writeToEventData(created), transaction);
+      return created;
     });
-    return view({ ...fields, id: threadId, status: 'open', assigned_staff_id: null, resolved_at: null, replies_count: 0, created_at: now, updated_at: now });
   }
   return ctx.db.sequelize.transaction(async (transaction) => {
     const row = await WriteToRequest.create(fields, { transaction });
-    if (notifiesStaff) {
-      const [student] = await select(ctx, 'SELECT student_full_name FROM students WHERE id = :id AND school_id = :school', { id: studentId, school: principal.schoolId }, transaction);
-      const items = await deviceItems(
-        { schoolId: principal.schoolId, userType: 'staff', userIds: await leaveRecipients(ctx, principal.schoolId, studentId!, transaction) },
-        {
-          event: 'write_to_leave', entity_type: 'write_to', entity_id: row.id,
-          title: `Leave request: ${(student?.student_full_name as string | undefined) ?? 'a student'}`,
-          body: `${data.leave_from} to ${data.leave_to}: ${row.subject}`,
-        },
-        transaction,
-      );
-      await enqueue(items, transaction);
-    }
+    const [student] = await select(ctx, 'SELECT student_full_name FROM students WHERE id = :id AND school_id = :school', { id: studentId, school: principal.schoolId }, transaction);
+    const items = await deviceItems(
+      { schoolId: principal.schoolId, userType: 'staff', userIds: await leaveRecipients(ctx, principal.schoolId, studentId, transaction) },
+      {
+        event: 'write_to_leave', entity_type: 'write_to', entity_id: row.id,
+        title: `Leave request: ${(student?.student_full_name as string | undefined) ?? 'a student'}`,
+        body: `${data.leave_from} to ${data.leave_to}: ${row.subject}`,
+      },
+      transaction,
+    );
+    await enqueue(items, transaction);
     const created = view(row.get({ plain: true }) as unknown as Record<string, unknown>);
     await emitWebhookEvent(principal.schoolId, 'write_to.created', writeToEventData(created), transaction);
     return created;
