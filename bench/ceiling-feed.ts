@@ -9,18 +9,10 @@ import jwt from 'jsonwebtoken';
 import mysql from 'mysql2/promise';
 import { bindPositional } from '../src/prepared.js';
 import { parentFeedSql } from '../src/services/activities/activities.js';
+import { SESSION_SQL } from '../src/services/auth/sessions.js';
 
-// The service's own per-request check (src/services/auth/sessions.ts resolvePrincipal), verbatim.
-const SESSION_SQL = `SELECT s.id, s.user_type, s.user_id, s.school_id, s.active, s.expires_at, s.last_seen_at,
-            sc.status AS school_status, st.status AS staff_status, st.rbac AS staff_rbac, d.rbac AS designation_rbac,
-            a.role AS admin_role, a.school_id AS admin_school, p.id AS parent_found
-       FROM sessions s
-       LEFT JOIN schools sc ON sc.id = s.school_id
-       LEFT JOIN staff st ON s.user_type = 'staff' AND st.id = s.user_id AND st.school_id = s.school_id
-       LEFT JOIN designations d ON d.school_id = st.school_id AND d.name = st.designation
-       LEFT JOIN admin_users a ON s.user_type = 'admin' AND a.id = s.user_id
-       LEFT JOIN parents p ON s.user_type = 'parent' AND p.id = s.user_id AND p.school_id = s.school_id
-      WHERE s.school_id = ? AND s.token_hash = ?`;
+// The service's own per-request check (src/services/auth/sessions.ts resolvePrincipal).
+const sessionStatement = (school: string, hash: string) => bindPositional(SESSION_SQL, { school, hash });
 
 const TOUCH_SQL = 'UPDATE sessions SET last_seen_at = ? WHERE id = ? AND last_seen_at < ?';
 
@@ -75,7 +67,8 @@ export function createFeed(databaseUrl: string, jwtSecret: string) {
       return fail(401, 'UNAUTHORIZED', 'The token is not valid');
     }
     const hash = createHash('sha256').update(claims.session_token).digest('hex');
-    const [sessions] = await pool.execute(SESSION_SQL, [claims.school_id, hash]);
+    const session = sessionStatement(claims.school_id, hash);
+    const [sessions] = await pool.execute(session.sql, session.values as mysql.ExecuteValues[]);
     const row = (sessions as Array<Record<string, unknown>>)[0];
     const now = Date.now();
     if (!row || row.user_type !== 'parent' || String(row.user_id) !== claims.sub || row.parent_found === null || !Number(row.active)

@@ -24,6 +24,8 @@ export interface Principal {
   /** Null only for the operator's platform_admin, who works in the console alone. */
   schoolId: string;
   sessionId: number;
+  /** The account's name as the audit trail records it, read with the session. */
+  name?: string | null;
   role?: AdminRole;
   rbac?: Record<Feature, Level>;
 }

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Op } from 'sequelize';
-import { AuditEvent } from '../../src/models/index.js';
+import { AuditEvent, Parent } from '../../src/models/index.js';
 import { publishDue } from '../../src/services/audiences/scheduled.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { cliEnv, runCli } from '../helpers/cli.js';
-import { adminUser, bearer, expectError, parent, school, staffMember, student, type SchoolFixture } from '../helpers/fixtures.js';
+import { adminUser, bearer, expectError, parent, parentLogin, school, staffLogin, staffMember, student, type SchoolFixture } from '../helpers/fixtures.js';
 import { consoleApi, noticeOf, signInConsole } from '../admin/console-client.js';
 
 /**
@@ -39,6 +39,26 @@ describe('what an event holds', () => {
       ip: expect.stringMatching(/127\.0\.0\.1/), request_id: 'req-audit-1',
     });
     expect(JSON.parse(event!.changes as unknown as string)).toEqual({ grade: ['5', '6'], blood_group: ['B+', 'O+'] });
+  });
+
+  it("a parent's and a staff member's changes carry their names, as the accounts have them now", async () => {
+    const p = await parent(t.ctx, a.schoolId, { father_name: 'Arun Iyer' });
+    const s = await student(a.schoolId, p.id);
+    const m = await staffMember(a.schoolId, { name: 'Meera Nair' });
+    const parentToken = await parentLogin(t, p.phone, p.pin, a.schoolId);
+    const staffToken = await staffLogin(t, m.phone, m.pin, a.schoolId);
+    const since = await lastId();
+    expect((await t.api.post('/parent-app/write-to').set(bearer(parentToken)).send({ type: 'query', student_id: s.id, subject: 'Bus', message: 'Which stop?' })).status).toBe(201);
+    expect((await t.api.post('/teachers-app/activities').set(bearer(staffToken)).send({ school_id: a.schoolId, title: 'Sports day', description: 'On Friday' })).status).toBe(201);
+    // A rename shows in the next request's events: the name is read with the session, not kept from the sign-in.
+    await Parent.update({ father_name: 'Arun K. Iyer' }, { where: { id: p.id } });
+    expect((await t.api.post('/parent-app/write-to').set(bearer(parentToken)).send({ type: 'query', student_id: s.id, subject: 'Fees', message: 'When?' })).status).toBe(201);
+    const events = await eventsAfter(since, { action: { [Op.in]: ['write_to.create', 'activity.create'] } });
+    expect(events.map((e) => [e.action, e.actor_type, e.actor_id, e.actor_name])).toEqual([
+      ['write_to.create', 'parent', String(p.id), 'Arun Iyer'],
+      ['activity.create', 'staff', String(m.id), 'Meera Nair'],
+      ['write_to.create', 'parent', String(p.id), 'Arun K. Iyer'],
+    ]);
   });
 
   it('a PIN set by someone else is pin.reset on the account, with the secret redacted, through every door', async () => {

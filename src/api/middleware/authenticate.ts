@@ -84,7 +84,7 @@ export function createAuthenticators(ctx: AppContext): Record<AppName, RequestHa
           }
         }
         req.principal = principal;
-        identifyActor(principal.type, principal.userId);
+        identifyActor(principal.type, principal.userId, principal.name ?? null);
         next();
       });
     };

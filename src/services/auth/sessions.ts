@@ -86,24 +86,29 @@ interface SessionRow {
   admin_role: string | null;
   admin_school: string | null;
   parent_found: number | null;
+  user_name: string | null;
 }
 
 /**
- * The per-request check, one indexed query: the session (by school and token hash), its user, the
- * staff status and the school status. Nothing is cached, so a revocation holds from the next call.
+ * The session (by school and token hash), its user and their name (for the audit trail), the staff
+ * status and the school status, in one indexed query.
  */
+export const SESSION_SQL = `SELECT s.id, s.user_type, s.user_id, s.school_id, s.active, s.expires_at, s.last_seen_at,
+        sc.status AS school_status, st.status AS staff_status, st.rbac AS staff_rbac, d.rbac AS designation_rbac,
+        a.role AS admin_role, a.school_id AS admin_school, p.id AS parent_found,
+        COALESCE(st.name, a.name, p.father_name) AS user_name
+   FROM sessions s
+   LEFT JOIN schools sc ON sc.id = s.school_id
+   LEFT JOIN staff st ON s.user_type = 'staff' AND st.id = s.user_id AND st.school_id = s.school_id
+   LEFT JOIN designations d ON d.school_id = st.school_id AND d.name = st.designation
+   LEFT JOIN admin_users a ON s.user_type = 'admin' AND a.id = s.user_id
+   LEFT JOIN parents p ON s.user_type = 'parent' AND p.id = s.user_id AND p.school_id = s.school_id
+  WHERE s.school_id = :school AND s.token_hash = :hash`;
+
+/** The per-request check, one indexed query. Nothing is cached, so a revocation holds from the next call. */
 export async function resolvePrincipal(ctx: AppContext, claims: TokenClaims): Promise<Principal> {
   const [row] = await ctx.db.select<SessionRow>(
-    `SELECT s.id, s.user_type, s.user_id, s.school_id, s.active, s.expires_at, s.last_seen_at,
-            sc.status AS school_status, st.status AS staff_status, st.rbac AS staff_rbac, d.rbac AS designation_rbac,
-            a.role AS admin_role, a.school_id AS admin_school, p.id AS parent_found
-       FROM sessions s
-       LEFT JOIN schools sc ON sc.id = s.school_id
-       LEFT JOIN staff st ON s.user_type = 'staff' AND st.id = s.user_id AND st.school_id = s.school_id
-       LEFT JOIN designations d ON d.school_id = st.school_id AND d.name = st.designation
-       LEFT JOIN admin_users a ON s.user_type = 'admin' AND a.id = s.user_id
-       LEFT JOIN parents p ON s.user_type = 'parent' AND p.id = s.user_id AND p.school_id = s.school_id
-      WHERE s.school_id = :school AND s.token_hash = :hash`,
+    SESSION_SQL,
     { school: claims.school_id, hash: hashSecret(claims.session_token) },
   );
   if (!row || row.user_type !== claims.type || String(row.user_id) !== claims.sub) throw unauthorized('Session is not active');
@@ -128,7 +133,7 @@ export async function resolvePrincipal(ctx: AppContext, claims: TokenClaims): Pr
       })
       .catch((err: unknown) => ctx.log.warn({ err, session: row.id }, 'could not record last_seen_at'));
   }
-  const principal: Principal = { type: row.user_type, userId: Number(row.user_id), schoolId: row.school_id!, sessionId: Number(row.id) };
+  const principal: Principal = { type: row.user_type, userId: Number(row.user_id), schoolId: row.school_id!, sessionId: Number(row.id), name: row.user_name };
   if (row.user_type === 'admin') principal.role = row.admin_role as Principal['role'];
   if (row.user_type === 'staff') {
     principal.rbac = effectiveRbac(parseJson<Rbac>(row.designation_rbac), parseJson<Rbac>(row.staff_rbac));
