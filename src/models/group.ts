@@ -1,6 +1,6 @@
 import { Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { DataTypes } from 'sequelize';
-import { modelOptions, pk, ref, schoolId, str, timestamps } from './columns.js';
+import { modelOptions, pk, ref, schoolId, str, text, timestamps } from './columns.js';
 
 /** A school's named set of students; `deleted_key` is 0 while it exists, its id once deleted (so the name is free again). */
 export class Group extends Model<InferAttributes<Group>, InferCreationAttributes<Group>> {
@@ -15,7 +15,7 @@ export class Group extends Model<InferAttributes<Group>, InferCreationAttributes
   static initModel(sequelize: Sequelize) {
     Group.init(
       {
-        id: pk(), school_id: schoolId(), name: str(120), description: str(1000, true),
+        id: pk(), school_id: schoolId(), name: str(120), description: text(),
         deleted_key: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 }, ...timestamps(),
       },
       {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Activity, Notification, Student } from '../../src/models/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { assign } from '../helpers/classroom.js';
-import { bearer, expectError, parent, school, staffLogin, staffMember, student, type SchoolFixture } from '../helpers/fixtures.js';
+import { bearer, expectError, parent, parentLogin, school, staffLogin, staffMember, student, type SchoolFixture } from '../helpers/fixtures.js';
 
 /**
  * Audiences of activities and notices (grades, groups, named students; none is the whole school):
@@ -123,6 +123,13 @@ describe('audience rules', () => {
       expect(res.body.error.details[0].message).toContain(value);
     }
     expectError(await post(manager.token, { title: 'Nope', audience: { grades: 'five' } }), 400, 'BAD_REQUEST');
+    // Every bad field at once, each with all of its bad values.
+    const several = await post(manager.token, { title: 'Nope', audience: { grades: ['5', '13', '14'], student_ids: [fam.grade5.child, 999998, 999999] } });
+    expectError(several, 400, 'BAD_REQUEST');
+    expect(several.body.error.details).toEqual([
+      { field: 'audience.grades', message: '"13", "14" are not among the school\'s grades' },
+      { field: 'audience.student_ids', message: '999998, 999999 are not students of the school' },
+    ]);
     expect(await Activity.count({ where: { school_id: a.schoolId } })).toBe(before);
   });
 
@@ -131,6 +138,34 @@ describe('audience rules', () => {
     expect((await post(manager.token, { title: 'Any child', audience: { student_ids: [fam.grade5.child] } })).status).toBe(201);
     const viewer = await staffMember(a.schoolId, { rbac: { activities: 'view' } });
     expectError(await post(await staffLogin(t, viewer.phone, viewer.pin, a.schoolId), { title: 'No', audience: { grades: ['5'] } }), 403, 'FORBIDDEN');
+  });
+
+  it('holds staff posting a notice to the same rules: activities.manage to name any student, activities.create for grades and groups', async () => {
+    const notice = async (rbac: Record<string, string>, audience: Record<string, unknown>) => {
+      const m = await staffMember(a.schoolId, { rbac });
+      const token = await staffLogin(t, m.phone, m.pin, a.schoolId);
+      return t.api.post('/teachers-app/noticeboard').set(bearer(token)).send({ school_id: a.schoolId, notice_title: 'Rules', audience });
+    };
+    const anyChild = { student_ids: [fam.grade5.child] };
+    expect((await notice({ noticeboard: 'create', activities: 'manage' }, anyChild)).status).toBe(201);
+    expectError(await notice({ noticeboard: 'manage', activities: 'create' }, anyChild), 403, 'FORBIDDEN');
+    expect((await notice({ noticeboard: 'create', activities: 'create' }, { grades: ['5'], group_ids: [busGroup] })).status).toBe(201);
+    expectError(await notice({ noticeboard: 'manage', activities: 'view' }, { grades: ['5'] }), 403, 'FORBIDDEN');
+    expectError(await notice({ noticeboard: 'manage', activities: 'view' }, { group_ids: [busGroup] }), 403, 'FORBIDDEN');
+  });
+
+  it('keeps a grade\'s audiences when the grade is renamed', async () => {
+    const grade = await t.api.post('/web-app/grades').set(bearer(a.adminToken)).send({ name: 'Class 11-X' });
+    expect(grade.status).toBe(201);
+    const fam11 = await parent(t.ctx, a.schoolId);
+    await student(a.schoolId, fam11.id, { grade: 'Class 11-X' });
+    const token = await parentLogin(t, fam11.phone, fam11.pin, a.schoolId);
+    const id = (await post(manager.token, { title: 'Grade 11 lab', audience: { grades: ['Class 11-X'] } })).body.data.id;
+    expect((await t.api.put(`/web-app/grades/${grade.body.data.id}`).set(bearer(a.adminToken)).send({ name: 'Eleven' })).status).toBe(200);
+    expect(await feedIds(token)).toContain(id);
+    const listed = await t.api.get('/web-app/activities').query({ school_id: a.schoolId, grade: 'Eleven' }).set(bearer(a.adminToken));
+    expect(listed.body.data.records.find((x: { id: number }) => x.id === id)?.audience).toEqual({ grades: ['Eleven'], group_ids: [], student_ids: [] });
+    expect((await t.api.put(`/teachers-app/activities/${id}`).set(bearer(manager.token)).send({ audience: { grades: ['Eleven'] } })).status).toBe(200);
   });
 });
 

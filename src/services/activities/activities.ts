@@ -174,7 +174,7 @@ async function findActivity(ctx: AppContext, principal: Principal, id: number, t
 async function requestedAudience(principal: Principal, data: { audience?: z.output<typeof audienceInput>; student_id?: number | null }, transaction: Transaction) {
   if (data.audience === undefined && data.student_id === undefined) return undefined;
   const audience = normalizeAudience(data.audience !== undefined ? data.audience : data.student_id != null ? { student_ids: [data.student_id] } : null);
-  await checkAudience(principal, audience, 'activities.manage', transaction);
+  await checkAudience(principal, audience, transaction);
   return audience;
 }
 

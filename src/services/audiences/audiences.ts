@@ -2,7 +2,7 @@ import { Op, QueryTypes, type Transaction } from 'sequelize';
 import { z } from 'zod';
 import { id } from '../schemas.js';
 import type { AppContext, Principal } from '../../context.js';
-import { fieldError } from '../../errors.js';
+import { badRequest, forbidden, type FieldError } from '../../errors.js';
 import { AudienceTarget, Grade, Group, Student } from '../../models/index.js';
 import { hasPermission } from '../access/guards.js';
 import { assertAssigned } from '../access/scope.js';
@@ -33,29 +33,36 @@ export function normalizeAudience(input: z.output<typeof audienceInput> | undefi
 }
 
 /**
- * Every grade, group and student of an audience is the caller's school's: an unknown or another
- * school's one is a 400 naming the field and the value. Staff may name only students assigned to them
- * unless they hold `manage` on the feature they post to (403).
+ * Every grade, group and student of an audience is the caller's school's: each unknown or another
+ * school's one is named, field and value, in one 400. Staff, whatever they post (an activity or a
+ * notice), need `activities.create` to address grades and groups, and may name only students
+ * assigned to them unless they hold `activities.manage` (403).
  */
-export async function checkAudience(principal: Principal, audience: Audience | null, manage: 'activities.manage' | 'noticeboard.manage', transaction?: Transaction): Promise<void> {
+export async function checkAudience(principal: Principal, audience: Audience | null, transaction?: Transaction): Promise<void> {
   if (!audience) return;
   const school = principal.schoolId;
+  const problems: FieldError[] = [];
   if (audience.grades.length) {
     const known = new Set((await Grade.findAll({ where: { school_id: school, name: { [Op.in]: audience.grades } }, attributes: ['name'], raw: true, transaction })).map((g) => g.name));
-    const unknown = audience.grades.find((g) => !known.has(g));
-    if (unknown !== undefined) throw fieldError('audience.grades', `"${unknown}" is not one of the school's grades`);
+    const unknown = audience.grades.filter((g) => !known.has(g));
+    if (unknown.length) problems.push({ field: 'audience.grades', message: `${unknown.map((g) => `"${g}"`).join(', ')} ${unknown.length > 1 ? 'are not among' : 'is not one of'} the school's grades` });
   }
   if (audience.group_ids.length) {
     const known = new Set((await Group.findAll({ where: { school_id: school, deleted_key: 0, id: { [Op.in]: audience.group_ids } }, attributes: ['id'], raw: true, transaction })).map((g) => g.id));
-    const unknown = audience.group_ids.find((g) => !known.has(g));
-    if (unknown !== undefined) throw fieldError('audience.group_ids', `${unknown} is not a group of the school`);
+    const unknown = audience.group_ids.filter((g) => !known.has(g));
+    if (unknown.length) problems.push({ field: 'audience.group_ids', message: `${unknown.join(', ')} ${unknown.length > 1 ? 'are not groups' : 'is not a group'} of the school` });
   }
   if (audience.student_ids.length) {
     const known = new Set((await Student.findAll({ where: { school_id: school, id: { [Op.in]: audience.student_ids } }, attributes: ['id'], raw: true, transaction })).map((s) => s.id));
-    const unknown = audience.student_ids.find((s) => !known.has(s));
-    if (unknown !== undefined) throw fieldError('audience.student_ids', `${unknown} is not a student of the school`);
-    if (principal.type === 'staff' && !hasPermission(principal, manage)) await assertAssigned(principal, audience.student_ids, transaction);
+    const unknown = audience.student_ids.filter((s) => !known.has(s));
+    if (unknown.length) problems.push({ field: 'audience.student_ids', message: `${unknown.join(', ')} ${unknown.length > 1 ? 'are not students' : 'is not a student'} of the school` });
   }
+  if (problems.length) throw badRequest(`Invalid input: ${problems.map((p) => p.field).join(', ')}`, problems);
+  if (principal.type !== 'staff') return;
+  if ((audience.grades.length || audience.group_ids.length) && !hasPermission(principal, 'activities.create')) {
+    throw forbidden('Addressing grades or groups needs the permission activities.create');
+  }
+  if (audience.student_ids.length && !hasPermission(principal, 'activities.manage')) await assertAssigned(principal, audience.student_ids, transaction);
 }
 
 /** Replaces an item's audience rows; returns its audience_scope (0: the whole school). */

@@ -11,10 +11,10 @@ const studentIds = z.array(idField()).max(5000);
 
 export const newGroupInput = z.object({
   name: nameField(),
-  description: z.string().trim().max(1000).nullable().optional(),
+  description: z.string().trim().max(10_000).nullable().optional(),
   student_ids: studentIds.optional().describe("Students of the school to put in the group"),
 });
-export const groupChangesInput = z.object({ name: nameField().optional(), description: z.string().trim().max(1000).nullable().optional() });
+export const groupChangesInput = z.object({ name: nameField().optional(), description: z.string().trim().max(10_000).nullable().optional() });
 export const groupMembersInput = z.object({ student_ids: studentIds.min(1) });
 export type NewGroup = z.input<typeof newGroupInput>;
 export type GroupChanges = z.input<typeof groupChangesInput>;

@@ -145,7 +145,7 @@ export async function createNotice(ctx: AppContext, principal: Principal, input:
   const publishAt = futureTime(data.publish_at);
   return ctx.db.sequelize.transaction(async (transaction) => {
     const audience = normalizeAudience(data.audience);
-    await checkAudience(principal, audience, 'noticeboard.manage', transaction);
+    await checkAudience(principal, audience, transaction);
     const created = await Notice.create({
       school_id: principal.schoolId,
       notice_title: data.notice_title,
@@ -216,7 +216,7 @@ export async function updateNotice(ctx: AppContext, principal: Principal, id: nu
   const patch = { ...rest, ...(publishAt ? { publish_at: publishAt } : {}) };
   return ctx.db.sequelize.transaction(async (transaction) => {
     const audience = requested === undefined ? undefined : normalizeAudience(requested);
-    if (audience !== undefined) await checkAudience(principal, audience, 'noticeboard.manage', transaction);
+    if (audience !== undefined) await checkAudience(principal, audience, transaction);
     // Sequelize leaves out the fields that were not sent; a deleted or foreign notice matches no row.
     const fields = { ...patch, ...(audience !== undefined ? { audience_scope: audience ? 1 : 0 } : {}) };
     const [affected] = await Notice.update(fields, { where: { id, school_id: principal.schoolId, notice_deleted: 0 }, transaction });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { id as idField } from '../schemas.js';
 import type { AppContext, Principal } from '../../context.js';
 import { badRequest, conflict, fieldError, forbidden, notFound } from '../../errors.js';
-import { Grade, School, Staff, Student } from '../../models/index.js';
+import { AudienceTarget, Grade, School, Staff, Student } from '../../models/index.js';
 import { requireSchoolAdmin } from '../access/guards.js';
 import { parseInput } from '../validation.js';
 import { recordAudit } from '../audit/audit.js';
@@ -14,7 +14,7 @@ const classTeacher = () => idField().nullable().optional().describe('An active s
 
 export const newGradeInput = z.object({ name: gradeName(), class_teacher_id: classTeacher() });
 export const gradeChangesInput = z.object({
-  name: gradeName().optional().describe('Renames the grade on its students too'),
+  name: gradeName().optional().describe('Renames the grade on its students and in the audiences of activities and notices too'),
   class_teacher_id: classTeacher(),
   sort_order: z.number().int().min(0).max(1_000_000).optional(),
 });
@@ -101,7 +101,7 @@ export async function createGrade(ctx: AppContext, principal: Principal, raw: Ne
 
 export type GradeChanges = z.input<typeof gradeChangesInput>;
 
-/** Renaming a grade renames it on its students too, in the same transaction. */
+/** Renaming a grade renames it on its students and in the audiences that name it, in the same transaction. */
 export async function updateGrade(ctx: AppContext, principal: Principal, id: number, raw: GradeChanges): Promise<GradeView> {
   requireSchoolAdmin(principal);
   const changes = parseInput(gradeChangesInput, raw);
@@ -123,6 +123,8 @@ export async function updateGrade(ctx: AppContext, principal: Principal, id: num
       );
       if (changes.name !== undefined && changes.name !== oldName) {
         await Student.update({ grade: changes.name }, { where: { school_id: schoolId, grade: oldName }, transaction });
+        // Audiences name grades by name: the posts for the grade stay with it.
+        await AudienceTarget.update({ grade: changes.name }, { where: { school_id: schoolId, entity_type: ['activity', 'noticeboard'], grade: oldName }, transaction });
       }
       return view(grade);
     })
