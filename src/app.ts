@@ -40,7 +40,8 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): CreatedApp
   app.set('query parser', 'simple');
   app.set('trust proxy', ctx.config.trustProxy);
 
-  app.use(requestLog(app, ctx.log));
+  // The console's record actions without a form (Archive, say) run as GETs.
+  app.use(requestLog(app, ctx.log, { writesByGet: '/admin/api/' }));
   let draining = false;
   app.use((req, res, next) => {
     if (!draining) return next();

@@ -44,7 +44,7 @@ export async function signInToConsole(ctx: AppContext, email: string, password: 
     const admin = await verifyAdminCredentials(ctx, { email: String(email ?? ''), password: String(password ?? '') });
     const session = await issueSession(
       ctx,
-      { type: 'admin', id: admin.id, schoolId: admin.school_id },
+      { type: 'admin', id: admin.id, schoolId: admin.school_id, name: admin.name },
       { device_name: CONSOLE_DEVICE_NAME, user_agent: req?.get('user-agent') ?? null, ip: req?.ip ?? null },
     );
     return { id: String(admin.id), email: admin.email, title: admin.name, role: admin.role, schoolId: admin.school_id, sessionId: session.session_id };

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Op } from 'sequelize';
-import { AuditEvent, Parent } from '../../src/models/index.js';
+import { AdminUser, AuditEvent, Parent, School } from '../../src/models/index.js';
+import { hashSecretValue } from '../../src/services/auth/passwords.js';
 import { publishDue } from '../../src/services/audiences/scheduled.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { cliEnv, runCli } from '../helpers/cli.js';
-import { adminUser, bearer, expectError, parent, parentLogin, school, staffLogin, staffMember, student, type SchoolFixture } from '../helpers/fixtures.js';
+import { ADMIN_PASSWORD, adminUser, bearer, expectError, parent, parentLogin, school, staffLogin, staffMember, student, uniquePhone, type SchoolFixture } from '../helpers/fixtures.js';
 import { consoleApi, noticeOf, signInConsole } from '../admin/console-client.js';
 
 /**
@@ -61,6 +62,20 @@ describe('what an event holds', () => {
     ]);
   });
 
+  it('a JSON field is recorded as its value, and only when it changed', async () => {
+    const created = await t.api.post('/web-app/designations').set(bearer(a.adminToken)).send({ name: 'Bursar', rbac: { students: 'view' } });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id;
+    const since = await lastId();
+    expect((await t.api.put(`/web-app/designations/${id}`).set(bearer(a.adminToken)).send({ name: 'Chief Bursar' })).status).toBe(200);
+    expect((await t.api.put(`/web-app/designations/${id}`).set(bearer(a.adminToken)).send({ rbac: { students: 'manage' } })).status).toBe(200);
+    const events = await eventsAfter(since, { entity_type: 'designation', entity_id: String(id) });
+    expect(events.map((e) => JSON.parse(e.changes as unknown as string))).toEqual([
+      { name: ['Bursar', 'Chief Bursar'] },
+      { rbac: [{ students: 'view' }, { students: 'manage' }] },
+    ]);
+  });
+
   it('a PIN set by someone else is pin.reset on the account, with the secret redacted, through every door', async () => {
     const m = await staffMember(a.schoolId);
     const since = await lastId();
@@ -83,10 +98,14 @@ describe('what an event holds', () => {
     expect(noticeOf(await api.edit('students', s.id, { grade: '7' }))?.type).toBe('success');
     expect(noticeOf(await api.act('students', s.id, 'archive'))?.type).toBe('success');
     const events = await eventsAfter(since, { entity_type: 'student', entity_id: String(s.id) });
-    expect(events.map((e) => [e.action, e.door, e.actor_type, e.actor_id])).toEqual([
-      ['student.update', 'console', 'admin', String(a.adminId)],
-      ['student.archive', 'console', 'admin', String(a.adminId)],
+    expect(events.map((e) => [e.action, e.door, e.actor_type, e.actor_id, e.actor_name])).toEqual([
+      ['student.update', 'console', 'admin', String(a.adminId), 'Head Admin'],
+      ['student.archive', 'console', 'admin', String(a.adminId), 'Head Admin'],
     ]);
+    // Each with the address it came from and its request's id, as the API's are.
+    expect(events.map((e) => typeof e.ip === 'string' && /127\.0\.0\.1/.test(e.ip))).toEqual([true, true]);
+    expect(events.map((e) => typeof e.request_id === 'string' && e.request_id.length > 0)).toEqual([true, true]);
+    expect(events[0]!.request_id).not.toBe(events[1]!.request_id);
   });
 
   it('a scheduled job: the system, through the job door', async () => {
@@ -121,6 +140,36 @@ describe('sign-ins', () => {
     const events = await eventsAfter(since, { entity_type: 'staff', entity_id: String(m.id) });
     expect(events.filter((e) => e.action === 'login.failure')).toHaveLength(5);
     expect(events.filter((e) => e.action === 'login.lockout')).toHaveLength(1);
+  });
+
+  it('records a sign-in refused with the right secret as a failure: locked out, a suspended school, a disabled account, a phone at two schools, the operator on the web app', async () => {
+    const since = await lastId();
+    const failuresOf = async (entity: string, id: number) =>
+      (await eventsAfter(since, { entity_type: entity, entity_id: String(id), action: 'login.failure' })).map((e) => [e.school_id, e.actor_id, e.actor_name]);
+
+    const locked = await staffMember(a.schoolId, { name: 'Locked Out' });
+    for (let i = 0; i < 5; i++) await t.api.post('/teachers-app/teacher-auth-verification').send({ phone_no: locked.phone, pin: '0000', school_id: a.schoolId });
+    expectError(await t.api.post('/teachers-app/teacher-auth-verification').send({ phone_no: locked.phone, pin: locked.pin, school_id: a.schoolId }), 429, 'TOO_MANY_REQUESTS');
+    expect(await failuresOf('staff', locked.id)).toHaveLength(6);
+
+    const disabled = await staffMember(a.schoolId, { name: 'Gone Away', status: 0 });
+    expectError(await t.api.post('/teachers-app/teacher-auth-verification').send({ phone_no: disabled.phone, pin: disabled.pin, school_id: a.schoolId }), 403, 'FORBIDDEN');
+    expect(await failuresOf('staff', disabled.id)).toEqual([[a.schoolId, String(disabled.id), 'Gone Away']]);
+
+    const phone = uniquePhone();
+    const [inA, inB] = [await parent(t.ctx, a.schoolId, { phone }), await parent(t.ctx, b.schoolId, { phone })];
+    expectError(await t.api.post('/parent-app/parent-auth-verification').send({ phone_no: phone, pin: inA.pin }), 400, 'BAD_REQUEST');
+    expect([...await failuresOf('parent', inA.id), ...await failuresOf('parent', inB.id)]).toEqual([[a.schoolId, String(inA.id), 'Ravi Rao'], [b.schoolId, String(inB.id), 'Ravi Rao']]);
+
+    const suspended = await school(t);
+    const p = await parent(t.ctx, suspended.schoolId);
+    await School.update({ status: 'suspended' }, { where: { id: suspended.schoolId } });
+    expectError(await t.api.post('/parent-app/parent-auth-verification').send({ phone_no: p.phone, pin: p.pin, school_id: suspended.schoolId }), 403, 'FORBIDDEN');
+    expect(await failuresOf('parent', p.id)).toEqual([[suspended.schoolId, String(p.id), 'Ravi Rao']]);
+
+    const operator = await AdminUser.create({ school_id: null, name: 'Operator', email: `operator-${Date.now()}@platform.example`, password_hash: await hashSecretValue(ADMIN_PASSWORD), role: 'platform_admin' });
+    expectError(await t.api.post('/web-app/signin').send({ email: operator.email, password: ADMIN_PASSWORD }), 403, 'FORBIDDEN');
+    expect(await failuresOf('admin_user', operator.id)).toEqual([[null, String(operator.id), 'Operator']]);
   });
 
   it('console sign-ins go through the console door', async () => {

@@ -67,6 +67,8 @@ describe('audit export', () => {
     const all = await runCli(env, ['audit', 'export', '--school', a.schoolId, '--to', '2100-01-01']);
     expect(all.stdout.trimEnd().split('\n').map((l) => JSON.parse(l).school_id)).toEqual(rows.map(() => a.schoolId));
     expect((await runCli(env, ['audit', 'export', '--school', a.schoolId, '--format', 'xml'])).code).toBe(2);
-    expect((await runCli(env, ['audit', 'export', '--school', 'no-such-school'])).code).toBe(2);
+    // A school that does not exist is a refusal (1), as for every command; a bad flag is a usage error (2).
+    const unknown = await runCli(env, ['audit', 'export', '--school', 'no-such-school']);
+    expect({ code: unknown.code, stdout: unknown.stdout }).toEqual({ code: 1, stdout: '' });
   }, 120_000);
 });

@@ -22,7 +22,7 @@ const saneId = /^[\w.:-]{1,128}$/;
  * for every request, even when the level would log nothing, which cost about 13% of the CPU of an
  * authenticated read (bench/README.md).
  */
-export function requestLog(app: Express, log: Logger): RequestHandler {
+export function requestLog(app: Express, log: Logger, options: { writesByGet?: string } = {}): RequestHandler {
   Object.defineProperty(app.request, 'log', {
     configurable: true,
     get(this: { id: string }) {
@@ -55,8 +55,10 @@ export function requestLog(app: Express, log: Logger): RequestHandler {
       res.on('finish', ended);
       res.on('close', ended);
     }
-    // A read changes nothing and goes without the audit context (context.ts says what it costs).
-    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next();
+    // A read changes nothing and goes without the audit context (context.ts says what it costs),
+    // except under `writesByGet`, where a GET may change data.
+    const read = req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS';
+    if (read && !(options.writesByGet && req.path.startsWith(options.writesByGet))) return next();
     // Until a token names the caller, whoever calls a public route (a sign-in, the admission form) is a family.
     const end = actingUntil({ door: 'api', actorType: 'parent', requestId: id, get ip() { return req.ip ?? null; } }, next);
     res.once('finish', end);

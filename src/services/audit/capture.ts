@@ -1,5 +1,5 @@
 import type { BulkCreateOptions, Model, ModelStatic, Sequelize, Transaction, WhereOptions } from 'sequelize';
-import { Op } from 'sequelize';
+import { DataTypes, Op } from 'sequelize';
 import type { AuditEntityType } from '../../models/audit-event.js';
 import {
   Activity, Address, AdminUser, Admission, Attendance, AudienceTarget, Comment, DiaryEntry, Designation, Grade, Group, GroupMember, Notice, Notification,
@@ -98,10 +98,37 @@ function entryFor(spec: Audited, kind: Kind, before: Row | null, after: Row | nu
 const values = (instance: Model): Row => ({ ...(instance.get({ plain: true }) as Row) });
 const previous = (instance: Model): Row => ({ ...values(instance), ...((instance as unknown as { _previousDataValues: Row })._previousDataValues) });
 
+/** A model's JSON columns (TEXT parsed by a getter): raw rows and an instance's previous values hold their text. */
+const jsonColumns = new WeakMap<ModelStatic<Model>, string[]>();
+function jsonFieldsOf(model: ModelStatic<Model>): string[] {
+  let fields = jsonColumns.get(model);
+  if (!fields) {
+    fields = Object.entries(model.getAttributes()).filter(([, a]) => a.type instanceof DataTypes.TEXT && typeof a.get === 'function').map(([name]) => name);
+    jsonColumns.set(model, fields);
+  }
+  return fields;
+}
+
+/** The row with its JSON columns parsed, so that before and after compare (and are recorded) alike. */
+function parsedRow(row: Row | null, fields: string[]): Row | null {
+  if (!row || fields.length === 0) return row;
+  const out = { ...row };
+  for (const f of fields) {
+    if (typeof out[f] !== 'string') continue;
+    try {
+      out[f] = JSON.parse(out[f] as string);
+    } catch {
+      // Not JSON after all: kept as the text it is.
+    }
+  }
+  return out;
+}
+
 async function capture(model: ModelStatic<Model>, kind: Kind, pairs: Array<[Row | null, Row | null]>, transaction: Transaction | null | undefined) {
   const spec = audited.get(model);
   if (!spec) return;
-  const entries = pairs.map(([b, a]) => entryFor(spec, kind, b, a)).filter((e): e is AuditEntry => e !== null);
+  const fields = jsonFieldsOf(model);
+  const entries = pairs.map(([b, a]) => entryFor(spec, kind, parsedRow(b, fields), parsedRow(a, fields))).filter((e): e is AuditEntry => e !== null);
   await recordAudit(entries, transaction);
 }
 

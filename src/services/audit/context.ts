@@ -30,12 +30,16 @@ function release(): void {
   if (--open === 0) storage.disable();
 }
 
-/** Runs `work` as `actor`; everything it awaits is recorded under that actor. */
+/**
+ * Runs `work` as `actor`; everything it awaits is recorded under that actor. Inside a request (the
+ * console's actions run inside the HTTP request that asked for them) the request's ip and id stay.
+ */
 export function actingAs<T>(actor: ActorInput, work: () => Promise<T>): Promise<T> {
+  const outer = storage.getStore();
   open++;
   let result: Promise<T>;
   try {
-    result = storage.run({ actorId: null, actorName: null, ip: null, requestId: null, ...actor }, work);
+    result = storage.run({ actorId: null, actorName: null, ip: outer?.ip ?? null, requestId: outer?.requestId ?? null, ...actor }, work);
   } catch (err) {
     release();
     throw err;

@@ -15,6 +15,7 @@ interface Named {
   type: 'parent' | 'staff' | 'admin';
   id: number;
   schoolId: string | null;
+  name?: string | null;
 }
 
 /**
@@ -22,17 +23,37 @@ interface Named {
  * the actor; one that names no account is recorded once, with no school.
  */
 async function recordFailedSignIn(action: 'login.failure' | 'login.lockout', type: Named['type'], accounts: Named[]): Promise<void> {
-  const named: Array<Named | { type: Named['type']; id: null; schoolId: null }> = accounts.length ? accounts : [{ type, id: null, schoolId: null }];
+  const named: Array<Named | { type: Named['type']; id: null; schoolId: null; name?: undefined }> = accounts.length ? accounts : [{ type, id: null, schoolId: null }];
   await recordAudit(named.map((a) => ({
     schoolId: a.schoolId, action, entityType: accountEntity[a.type], entityId: a.id,
-    actor: { actorType: a.type, actorId: a.id === null ? null : String(a.id), actorName: null },
+    actor: { actorType: a.type, actorId: a.id === null ? null : String(a.id), actorName: a.name ?? null },
   })));
 }
 
-async function guarded<T>(ctx: AppContext, key: LockKey, type: Named['type'], attempt: (named: Named[]) => Promise<T | null>, message = BAD_CREDENTIALS): Promise<T> {
-  const hadFailures = await assertNotLocked(ctx, key);
+/**
+ * A sign-in's attempt fills `named` with the accounts its phone or e-mail names, then checks the
+ * secret; with `lookupOnly` it stops before the check (a locked-out attempt is still recorded).
+ */
+type Attempt<T> = (named: Named[], lookupOnly: boolean) => Promise<T | null>;
+
+async function guarded<T>(ctx: AppContext, key: LockKey, type: Named['type'], attempt: Attempt<T>, message = BAD_CREDENTIALS): Promise<T> {
   const named: Named[] = [];
-  const result = await attempt(named);
+  let hadFailures: boolean;
+  try {
+    hadFailures = await assertNotLocked(ctx, key);
+  } catch (err) {
+    await attempt(named, true);
+    await recordFailedSignIn('login.failure', type, named);
+    throw err;
+  }
+  let result: T | null;
+  try {
+    result = await attempt(named, false);
+  } catch (err) {
+    // The right secret, but not enough to sign in (a phone at several schools): a failed sign-in too.
+    if (err instanceof AppError) await recordFailedSignIn('login.failure', type, named);
+    throw err;
+  }
   if (result === null) {
     // The failure count is its own statement, as before: held in a transaction with the events,
     // concurrent failed sign-ins on MySQL deadlock on the lock-out table's unique key.
@@ -46,10 +67,22 @@ async function guarded<T>(ctx: AppContext, key: LockKey, type: Named['type'], at
   return result;
 }
 
-async function assertSchoolActive(ctx: AppContext, schoolId: string): Promise<void> {
+/** A sign-in refused after its secret matched (a suspended school, a disabled account) is a failed sign-in all the same. */
+async function refuse(account: Named, err: AppError): Promise<never> {
+  await recordFailedSignIn('login.failure', account.type, [account]);
+  throw err;
+}
+
+/** Why the account's school takes no sign-in, if it does not. */
+async function schoolRefusal(ctx: AppContext, schoolId: string): Promise<AppError | null> {
   const [school] = await ctx.db.select<{ status: string }>('SELECT status FROM schools WHERE id = :id', { id: schoolId });
-  if (!school) throw unauthorized(BAD_CREDENTIALS);
-  if (school.status !== 'active') throw forbidden('School access is suspended');
+  if (!school) return unauthorized(BAD_CREDENTIALS);
+  return school.status === 'active' ? null : forbidden('School access is suspended');
+}
+
+async function assertSchoolActive(ctx: AppContext, account: Named): Promise<void> {
+  const refusal = await schoolRefusal(ctx, account.schoolId!);
+  if (refusal) await refuse(account, refusal);
 }
 
 export interface ParentLoginInput extends DeviceInfo {
@@ -78,13 +111,14 @@ export async function childrenOf(ctx: AppContext, schoolId: string, parentId: nu
 
 export async function parentLogin(ctx: AppContext, input: ParentLoginInput, device: DeviceInfo) {
   const key: LockKey = { schoolId: input.school_id ?? '', account: `parent:${input.phone_no}` };
-  const parent = await guarded(ctx, key, 'parent', async (named) => {
+  const parent = await guarded(ctx, key, 'parent', async (named, lookupOnly) => {
     // Bound statements rather than models here: beside its bcrypt compare, a login's cost is its statements.
     const candidates = await ctx.db.select<{ id: number; school_id: string; father_name: string; pin_hash: string | null }>(
       `SELECT id, school_id, father_name, pin_hash FROM parents WHERE phone_no = :phone${input.school_id ? ' AND school_id = :school' : ''}`,
       input.school_id ? { phone: input.phone_no, school: input.school_id } : { phone: input.phone_no },
     );
-    named.push(...candidates.map((c) => ({ type: 'parent' as const, id: Number(c.id), schoolId: c.school_id })));
+    named.push(...candidates.map((c) => ({ type: 'parent' as const, id: Number(c.id), schoolId: c.school_id, name: c.father_name })));
+    if (lookupOnly) return null;
     if (candidates.length === 0) {
       await verifySecretValue(input.pin, null);
       return null;
@@ -100,8 +134,9 @@ export async function parentLogin(ctx: AppContext, input: ParentLoginInput, devi
     return matches[0] ?? null;
   });
   const parentId = Number(parent.id);
-  await assertSchoolActive(ctx, parent.school_id);
-  const session = await issueSession(ctx, { type: 'parent', id: parentId, schoolId: parent.school_id }, device);
+  const account: Named = { type: 'parent', id: parentId, schoolId: parent.school_id, name: parent.father_name };
+  await assertSchoolActive(ctx, account);
+  const session = await issueSession(ctx, account, device);
   return {
     ...publicSession(session),
     parent: { id: parentId, father_name: parent.father_name, school_id: parent.school_id },
@@ -117,20 +152,22 @@ export interface StaffLoginInput {
 
 export async function staffLogin(ctx: AppContext, input: StaffLoginInput, device: DeviceInfo) {
   const key: LockKey = { schoolId: input.school_id, account: `staff:${input.phone_no}` };
-  const staff = await guarded(ctx, key, 'staff', async (named) => {
+  const staff = await guarded(ctx, key, 'staff', async (named, lookupOnly) => {
     const [row] = await ctx.db.select<StaffLoginRow>(
       `SELECT st.id, st.school_id, st.name, st.designation, st.status, st.rbac, st.pin_hash, d.rbac AS designation_rbac
          FROM staff st LEFT JOIN designations d ON d.school_id = st.school_id AND d.name = st.designation
         WHERE st.school_id = :school AND st.phone_no = :phone`,
       { school: input.school_id, phone: input.phone_no },
     );
-    if (row) named.push({ type: 'staff', id: Number(row.id), schoolId: row.school_id });
+    if (row) named.push({ type: 'staff', id: Number(row.id), schoolId: row.school_id, name: row.name });
+    if (lookupOnly) return null;
     return (await verifySecretValue(input.pin, row?.pin_hash)) ? row! : null;
   });
-  await assertSchoolActive(ctx, staff.school_id);
-  if (Number(staff.status) !== 1) throw forbidden('This staff account is disabled');
   const id = Number(staff.id);
-  const session = await issueSession(ctx, { type: 'staff', id, schoolId: staff.school_id }, device);
+  const account: Named = { type: 'staff', id, schoolId: staff.school_id, name: staff.name };
+  await assertSchoolActive(ctx, account);
+  if (Number(staff.status) !== 1) await refuse(account, forbidden('This staff account is disabled'));
+  const session = await issueSession(ctx, account, device);
   const rbac: Record<Feature, Level> = effectiveRbac(parseJson<Rbac>(staff.designation_rbac), parseJson<Rbac>(staff.rbac));
   return {
     ...publicSession(session),
@@ -161,23 +198,24 @@ export async function verifyAdminCredentials(ctx: AppContext, input: AdminLoginI
     ctx,
     { schoolId: '', account: `admin:${email}` },
     'admin',
-    async (named) => {
+    async (named, lookupOnly) => {
       const row = await AdminUser.findOne({ where: { email } });
-      if (row) named.push({ type: 'admin', id: row.id, schoolId: row.school_id });
+      if (row) named.push({ type: 'admin', id: row.id, schoolId: row.school_id, name: row.name });
+      if (lookupOnly) return null;
       return (await verifySecretValue(input.password, row?.password_hash)) ? row : null;
     },
     'Invalid email or password',
   );
-  if (admin.school_id) await assertSchoolActive(ctx, admin.school_id);
+  if (admin.school_id) await assertSchoolActive(ctx, { type: 'admin', id: admin.id, schoolId: admin.school_id, name: admin.name });
   return admin;
 }
 
 export async function adminLogin(ctx: AppContext, input: AdminLoginInput, device: DeviceInfo) {
   const admin = await verifyAdminCredentials(ctx, input);
   if (admin.role === 'platform_admin' || !admin.school_id) {
-    throw forbidden('The platform administrator signs in to the admin console only');
+    await refuse({ type: 'admin', id: admin.id, schoolId: admin.school_id, name: admin.name }, forbidden('The platform administrator signs in to the admin console only'));
   }
-  const session = await issueSession(ctx, { type: 'admin', id: admin.id, schoolId: admin.school_id }, device);
+  const session = await issueSession(ctx, { type: 'admin', id: admin.id, schoolId: admin.school_id, name: admin.name }, device);
   return {
     ...publicSession(session),
     user: { id: admin.id, name: admin.name, email: admin.email, role: admin.role, school_id: admin.school_id },

@@ -33,7 +33,7 @@ const clip = (v: string | null | undefined, n: number) => (v ? v.slice(0, n) : n
 /** Creates the session row and signs the JWT that carries its raw token. */
 export async function issueSession(
   ctx: AppContext,
-  user: { type: UserType; id: number; schoolId: string | null },
+  user: { type: UserType; id: number; schoolId: string | null; name?: string | null },
   device: DeviceInfo,
 ): Promise<IssuedSession> {
   const token = newSecret();
@@ -60,7 +60,7 @@ export async function issueSession(
     });
     await recordAudit([{
       schoolId: user.schoolId, action: 'login.success', entityType: accountEntity[user.type], entityId: user.id, changes: { session_id: [null, session] },
-      actor: { actorType: user.type, actorId: String(user.id), actorName: null },
+      actor: { actorType: user.type, actorId: String(user.id), actorName: user.name ?? null },
     }], transaction);
     return session;
   });

@@ -3,7 +3,8 @@ import { finished } from 'node:stream/promises';
 import { z } from 'zod';
 import { schoolIdField } from '../../../services/schemas.js';
 import { auditFilters, exportAuditEvents, exportFormats } from '../../../services/audit/audit-log.js';
-import { UsageError, type Action } from '../../runtime.js';
+import { type Action } from '../../runtime.js';
+import { assertSchool } from '../../lookups.js';
 import type { AuditExportFlags } from './export.js';
 
 /** Streams the events to the file or to stdout; the count goes to stderr when stdout is the export. */
@@ -12,8 +13,8 @@ export const auditExportAction: Action<AuditExportFlags> = async (cli, flags) =>
   const from = cli.optional(flags.from, { flag: '--from', schema: auditFilters.from.unwrap() });
   const to = cli.optional(flags.to, { flag: '--to', schema: auditFilters.to.unwrap() });
   const format = cli.check(flags.format ?? 'jsonl', { flag: '--format', schema: z.enum(exportFormats) });
-  const ctx = await cli.context();
-  if (!(await ctx.db.select('SELECT id FROM schools WHERE id = :id', { id: schoolId })).length) throw new UsageError(`Invalid --school: no school ${schoolId}`);
+  await cli.context();
+  await assertSchool(schoolId);
   if (!flags.out) {
     const events = await exportAuditEvents(schoolId, { from, to }, format, process.stdout);
     process.stderr.write(`${events} event(s) exported\n`);
