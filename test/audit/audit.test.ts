@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Op } from 'sequelize';
-import { AdminUser, AuditEvent, Parent, School } from '../../src/models/index.js';
+import { AdminUser, AuditEvent, Parent, School, Session } from '../../src/models/index.js';
+import { pruneSessions } from '../../src/services/auth/sessions.js';
 import { hashSecretValue } from '../../src/services/auth/passwords.js';
 import { publishDue } from '../../src/services/audiences/scheduled.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -106,6 +107,20 @@ describe('what an event holds', () => {
     expect(events.map((e) => typeof e.ip === 'string' && /127\.0\.0\.1/.test(e.ip))).toEqual([true, true]);
     expect(events.map((e) => typeof e.request_id === 'string' && e.request_id.length > 0)).toEqual([true, true]);
     expect(events[0]!.request_id).not.toBe(events[1]!.request_id);
+  });
+
+  it("pruning sessions writes one event for each school, under that school, with its count", async () => {
+    const [pa, pb] = [await parent(t.ctx, a.schoolId), await parent(t.ctx, b.schoolId)];
+    for (const [p, s] of [[pa, a], [pa, a], [pb, b]] as const) await parentLogin(t, p.phone, p.pin, s.schoolId);
+    const old = new Date(Date.now() - 400 * 86_400_000);
+    await Session.update({ last_seen_at: old }, { where: { user_type: 'parent', user_id: [pa.id, pb.id] } });
+    const since = await lastId();
+    expect(await pruneSessions(t.ctx, 30)).toBeGreaterThanOrEqual(3);
+    const events = await eventsAfter(since, { action: 'session.prune' });
+    const counts = Object.fromEntries(events.map((e) => [e.school_id, JSON.parse(e.changes as unknown as string).sessions_ended[1]]));
+    expect(counts[a.schoolId]).toBeGreaterThanOrEqual(2);
+    expect(counts[b.schoolId]).toBeGreaterThanOrEqual(1);
+    expect(events.every((e) => e.school_id !== null && e.door === 'job' && e.actor_type === 'system')).toBe(true);
   });
 
   it('a scheduled job: the system, through the job door', async () => {

@@ -59,7 +59,7 @@ export function registerReachRoutes(r: Routers): void {
   r.web.route(
     {
       method: 'post', path: '/noticeboard/:id/remind', params: idParam, summary: 'Remind the families that have not read a notice (super_admin, admin)',
-      description: remindText, response: z.object({ queued: z.number() }), errors: [404], responseExample: { message: 'Reminder queued', data: { queued: 3 } },
+      description: remindText, response: z.object({ queued: z.number() }), errors: [404, 409], responseExample: { message: 'Reminder queued', data: { queued: 3 } },
     },
     async ({ ctx, principal, params }) => ({ message: 'Reminder queued', data: await remindUnread(ctx, principal, 'noticeboard', params.id) }),
   );

@@ -1,6 +1,7 @@
 import { recordAudit, type Changes } from '../audit/audit.js';
 import type { AppContext, Principal } from '../../context.js';
-import { iso, parseJson, writeIn } from '../../db.js';
+import { QueryTypes } from 'sequelize';
+import { iso, parseJson, sqlTime, writeIn } from '../../db.js';
 import { forbidden, notFound, unauthorized } from '../../errors.js';
 import type { UserType } from '../../models/session.js';
 import { effectiveRbac, type Rbac } from '../access/rbac.js';
@@ -245,10 +246,19 @@ export async function endSchoolSessions(ctx: AppContext, schoolId: string): Prom
 /** Deletes sessions that ended, or went unused, more than `days` ago. */
 export async function pruneSessions(ctx: AppContext, days = ctx.config.sessionPruneDays): Promise<number> {
   const cutoff = new Date(Date.now() - days * 86_400_000);
-  return endWith(
-    ctx, 'DELETE FROM sessions WHERE expires_at < :cutoff OR last_seen_at < :cutoff OR (active = :inactive AND revoked_at < :cutoff)',
-    { cutoff, inactive: false }, null, {}, 'session.prune',
-  );
+  const stale = 'expires_at < :cutoff OR last_seen_at < :cutoff OR (active = :inactive AND revoked_at < :cutoff)';
+  const replacements = { cutoff: sqlTime(ctx.db.dialect, cutoff), inactive: false };
+  // One event per school, with its count, so each school's own log shows its pruned sessions.
+  return ctx.db.sequelize.transaction(async (transaction) => {
+    const perSchool = await ctx.db.sequelize.query<{ school_id: string | null; n: number }>(
+      `SELECT school_id, COUNT(*) AS n FROM sessions WHERE ${stale} GROUP BY school_id`, { replacements, type: QueryTypes.SELECT, transaction },
+    );
+    const ended = await writeIn(ctx.db, transaction, `DELETE FROM sessions WHERE ${stale}`, replacements);
+    await recordAudit(perSchool.map((r) => ({
+      schoolId: r.school_id, action: 'session.prune', entityType: 'session' as const, entityId: null, changes: { sessions_ended: [null, Number(r.n)] },
+    })), transaction);
+    return ended;
+  });
 }
 
 /** Ends the session behind the current request (logout). */
