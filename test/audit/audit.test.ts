@@ -212,6 +212,12 @@ describe('GET /web-app/audit-log', () => {
     expect(theirs.body.data.events).toEqual([]);
     const window = await log(a.adminToken, { from: new Date(Date.now() + 60_000).toISOString() });
     expect(window.body.data.events).toEqual([]);
+    // A time without an offset is UTC, as every time in the API.
+    const local = new Date(Date.now() - 3_600_000).toISOString().slice(0, 19);
+    const [withZ, without] = [await log(a.adminToken, { from: `${local}Z`, entity_type: 'student', entity_id: String(s.id) }), await log(a.adminToken, { from: local, entity_type: 'student', entity_id: String(s.id) })];
+    expect(without.status).toBe(200);
+    expect(without.body.data.events).toEqual(withZ.body.data.events);
+    expect(withZ.body.data.events.map((e: { action: string }) => e.action)).toEqual(['student.update', 'student.update', 'student.create']);
     expectError(await log(a.adminToken, { from: 'yesterday' }), 400, 'BAD_REQUEST');
     expectError(await log(a.adminToken, { entity_type: 'spaceship' }), 400, 'BAD_REQUEST');
   });

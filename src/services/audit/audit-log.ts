@@ -11,10 +11,10 @@ import { offsetOf, paginationOf } from '../pagination.js';
 import { pageQuery } from '../schemas.js';
 import { parseInput } from '../validation.js';
 
-/** An ISO 8601 time, or a day (`from` its first moment, `to` its last). */
+/** An ISO 8601 time (one without an offset is UTC, as every time here), or a day (`from` its first moment, `to` its last). */
 const instant = (what: string, end: boolean) =>
-  z.union([z.iso.datetime({ offset: true }), z.iso.date()], { error: 'must be an ISO 8601 time or a date YYYY-MM-DD' })
-    .transform((v) => (v.length === 10 ? `${v}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : v))
+  z.union([z.iso.datetime({ offset: true, local: true }), z.iso.date()], { error: 'must be an ISO 8601 time or a date YYYY-MM-DD' })
+    .transform((v) => (v.length === 10 ? `${v}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : /(Z|[+-]\d\d(:?\d\d)?)$/i.test(v) ? v : `${v}Z`))
     .describe(what);
 
 export const auditFilters = {
