@@ -272,6 +272,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/parent-app/activities/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One activity of the parent's feed (what a push opens)
+         * @description The activity as the feed shows it, with `read_at`. One the feed would not show this parent (another school's, outside every child's audience, a draft, scheduled, cancelled or deleted) answers 404.
+         *
+         *     **Access:** a parent token from `POST /parent-app/parent-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        get: operations["getParentAppActivitiesId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/parent-app/noticeboard": {
         parameters: {
             query?: never;
@@ -286,6 +308,28 @@ export interface paths {
          *     **Access:** a parent token from `POST /parent-app/parent-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
         get: operations["getParentAppNoticeboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/parent-app/noticeboard/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One notice of the parent's board (what a push opens)
+         * @description The notice as the board shows it, with `read_at`. One the board would not show this parent (another school's, outside every child's audience, scheduled or deleted) answers 404.
+         *
+         *     **Access:** a parent token from `POST /parent-app/parent-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        get: operations["getParentAppNoticeboardId"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3136,6 +3180,103 @@ export interface operations {
             429: components["responses"]["E429"];
         };
     };
+    getParentAppActivitiesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 1,
+                     *         "school_id": "greenwood",
+                     *         "title": "Annual Sports Day",
+                     *         "description": "Races, relays and a tug of war on the main ground. Parents are welcome from 8:30.",
+                     *         "activity_type": "event",
+                     *         "status": "draft",
+                     *         "staff_id": 1,
+                     *         "author_id": 1,
+                     *         "author_name": "Meera Iyer",
+                     *         "student_id": 1,
+                     *         "audience": {
+                     *           "grades": [
+                     *             "5"
+                     *           ],
+                     *           "group_ids": [
+                     *             1
+                     *           ],
+                     *           "student_ids": [
+                     *             1
+                     *           ]
+                     *         },
+                     *         "publish_at": "2026-11-22T09:30:00.000Z",
+                     *         "published_at": "2026-11-22T09:30:00.000Z",
+                     *         "created_at": "2026-11-22T09:30:00.000Z",
+                     *         "updated_at": "2026-11-22T09:30:00.000Z",
+                     *         "read_at": "2026-11-22T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            school_id: string;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            activity_type: "event" | "announcement";
+                            /** @enum {string} */
+                            status: "draft" | "scheduled" | "published" | "cancelled";
+                            staff_id: number;
+                            /** @description The author, the same as staff_id */
+                            author_id: number;
+                            author_name: string | null;
+                            /** @description The one student an audience of exactly one student names; else null */
+                            student_id: number | null;
+                            /** @description Who it is for: the union of these grades, groups and students; null for the whole school */
+                            audience: {
+                                grades: string[];
+                                group_ids: number[];
+                                student_ids: number[];
+                            } | null;
+                            /** @description A scheduled activity publishes itself then */
+                            publish_at: string | null;
+                            /** @description When it was first published (and pushed) */
+                            published_at: string | null;
+                            /** @description ISO 8601 timestamp in UTC */
+                            created_at: string;
+                            /** @description ISO 8601 timestamp in UTC */
+                            updated_at: string;
+                            read_at: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
     getParentAppNoticeboard: {
         parameters: {
             query?: {
@@ -3229,6 +3370,100 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getParentAppNoticeboardId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 1,
+                     *         "school_id": "greenwood",
+                     *         "notice_title": "School closed for Diwali",
+                     *         "notice_desc": "The school is closed from Monday to Wednesday next week.",
+                     *         "notice_type": "holiday",
+                     *         "is_important": true,
+                     *         "created_by_type": "admin",
+                     *         "created_by_id": 1,
+                     *         "audience": {
+                     *           "grades": [
+                     *             "5"
+                     *           ],
+                     *           "group_ids": [
+                     *             1
+                     *           ],
+                     *           "student_ids": [
+                     *             1
+                     *           ]
+                     *         },
+                     *         "is_urgent": true,
+                     *         "scheduled": true,
+                     *         "publish_at": "2026-11-22T09:30:00.000Z",
+                     *         "published_at": "2026-11-22T09:30:00.000Z",
+                     *         "created_at": "2026-11-22T09:30:00.000Z",
+                     *         "updated_at": "2026-11-22T09:30:00.000Z",
+                     *         "read_at": "2026-11-22T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            school_id: string;
+                            notice_title: string;
+                            notice_desc: string | null;
+                            notice_type: ("holiday" | "event" | "meeting" | "exam" | "fee" | "general") | null;
+                            /** @description Important notices come first in every listing */
+                            is_important: boolean;
+                            created_by_type: ("admin" | "staff") | null;
+                            created_by_id: number | null;
+                            /** @description Who it is for: the union of these grades, groups and students; null for the whole school */
+                            audience: {
+                                grades: string[];
+                                group_ids: number[];
+                                student_ids: number[];
+                            } | null;
+                            /** @description Urgent notices come before every other, and their push passes the parents' preferences and quiet hours */
+                            is_urgent: boolean;
+                            /** @description Not published yet: it publishes itself at publish_at */
+                            scheduled: boolean;
+                            publish_at: string | null;
+                            published_at: string | null;
+                            /** @description ISO 8601 timestamp in UTC */
+                            created_at: string;
+                            /** @description ISO 8601 timestamp in UTC */
+                            updated_at: string;
+                            read_at: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
             429: components["responses"]["E429"];
         };
     };
@@ -8556,6 +8791,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
             429: components["responses"]["E429"];
         };
     };
@@ -9188,7 +9424,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Renames the grade on its students too */
+                    /** @description Renames the grade on its students and in the audiences of activities and notices too */
                     name?: string;
                     /** @description An active staff member of the school */
                     class_teacher_id?: number | null;

@@ -66,6 +66,26 @@ describe('who sees an activity', () => {
     expect((await feedIds(fam.named.token)).sort()).toEqual([ids.school, ids.named].sort());
   });
 
+  it("opens one item (what a push opens) as the feed shows it, and answers 404 for one the feed would not show", async () => {
+    const feedItem = (await t.api.get('/parent-app/activities').set(bearer(fam.bus.token))).body.data.find((x: { id: number }) => x.id === ids.bus);
+    const one = await t.api.get(`/parent-app/activities/${ids.bus}`).set(bearer(fam.bus.token));
+    expect(one.status).toBe(200);
+    expect(one.body.data).toEqual(feedItem);
+    expect(one.body.data).toMatchObject({ id: ids.bus, title: 'Bus late', read_at: null, audience: { group_ids: [busGroup] } });
+    expect((await t.api.post('/parent-app/engagement/read').set(bearer(fam.bus.token)).send({ entity_type: 'activity', entity_id: ids.bus })).status).toBe(200);
+    expect((await t.api.get(`/parent-app/activities/${ids.bus}`).set(bearer(fam.bus.token))).body.data.read_at).toEqual(expect.any(String));
+    expect((await t.api.get(`/parent-app/activities/${ids.school}`).set(bearer(fam.archived.token))).status).toBe(200);
+    for (const [id, token] of [[ids.grade5, fam.grade6.token], [ids.named, fam.bus.token], [ids.bus, fam.archived.token], [999_999, fam.bus.token]] as const) {
+      expectError(await t.api.get(`/parent-app/activities/${id}`).set(bearer(token)), 404, 'NOT_FOUND');
+    }
+    const draft = (await post(teacher.token, { title: 'Not yet', status: 'draft' })).body.data.id;
+    expectError(await t.api.get(`/parent-app/activities/${draft}`).set(bearer(fam.grade5.token)), 404, 'NOT_FOUND');
+    // Another school's parent, whatever the id.
+    const other = await parent(t.ctx, b.schoolId);
+    expectError(await t.api.get(`/parent-app/activities/${ids.school}`).set(bearer(await parentLogin(t, other.phone, other.pin, b.schoolId))), 404, 'NOT_FOUND');
+    expectError(await t.api.get(`/parent-app/activities/${ids.school}`).set(bearer(teacher.token)), 403, 'FORBIDDEN');
+  });
+
   it('does not count an archived child', async () => {
     expect(await feedIds(fam.archived.token)).toEqual([ids.school]);
   });
@@ -179,6 +199,12 @@ describe('notices with an audience', () => {
     expect(await board(fam.grade5.token)).toContain(res.body.data.id);
     expect(await board(fam.grade6.token)).not.toContain(res.body.data.id);
     expectError(await t.api.post('/parent-app/engagement/comment').set(bearer(fam.grade6.token)).send({ entity_type: 'noticeboard', entity_id: res.body.data.id, content: 'x' }), 404, 'NOT_FOUND');
+    const one = await t.api.get(`/parent-app/noticeboard/${res.body.data.id}`).set(bearer(fam.grade5.token));
+    expect(one.status).toBe(200);
+    expect(one.body.data).toMatchObject({ id: res.body.data.id, notice_title: 'Grade 5 exam', read_at: null, audience: { grades: ['5'] } });
+    expectError(await t.api.get(`/parent-app/noticeboard/${res.body.data.id}`).set(bearer(fam.grade6.token)), 404, 'NOT_FOUND');
+    const later = await t.api.post('/web-app/noticeboard').set(bearer(a.adminToken)).send({ school_id: a.schoolId, notice_title: 'Later', publish_at: new Date(Date.now() + 3_600_000).toISOString() });
+    expectError(await t.api.get(`/parent-app/noticeboard/${later.body.data.id}`).set(bearer(fam.grade5.token)), 404, 'NOT_FOUND');
     const pushes = await Notification.findAll({ where: { school_id: a.schoolId, event: 'notice_published', entity_id: res.body.data.id }, raw: true });
     expect(pushes.map((n) => n.target_id)).toEqual([fam.grade5.id]);
     expect(await Notification.count({ where: { school_id: a.schoolId, event: 'notice_published' } })).toBe(before + 1);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
   activityChangesSchema, activityStatuses, activityTypes, createActivity, deleteActivity, listTeacherActivities, listWebActivities,
-  newActivitySchema, parentFeed, parentFeedQuerySchema, teacherActivityQuerySchema, updateActivity, webActivityQuerySchema,
+  newActivitySchema, parentActivity, parentFeed, parentFeedQuerySchema, teacherActivityQuerySchema, updateActivity, webActivityQuerySchema,
 } from '../../services/activities/activities.js';
 import type { Routers } from '../routers.js';
 import { audienceView, idParam, schoolIdField, timestamp } from '../../services/schemas.js';
@@ -37,6 +37,15 @@ export function registerActivityRoutes(r: Routers): void {
       response: z.array(activityView.extend({ read_at: timestamp().nullable() })), errors: [403],
     },
     async ({ ctx, principal, query }) => ({ data: await parentFeed(ctx, principal, query) }),
+  );
+  r.parent.route(
+    {
+      method: 'get', path: '/activities/:id', params: idParam,
+      summary: 'One activity of the parent\'s feed (what a push opens)',
+      description: 'The activity as the feed shows it, with `read_at`. One the feed would not show this parent (another school\'s, outside every child\'s audience, a draft, scheduled, cancelled or deleted) answers 404.',
+      response: activityView.extend({ read_at: timestamp().nullable() }), errors: [404],
+    },
+    async ({ ctx, principal, params }) => ({ data: await parentActivity(ctx, principal, params.id) }),
   );
 
   r.teachers.route(

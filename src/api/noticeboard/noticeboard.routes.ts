@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  createNotice, deleteNotice, listParentNotices, listTeacherNotices, listWebNotices, newNoticeSchema, noticeBoardQuerySchema, teacherNoticeQuerySchema,
+  createNotice, deleteNotice, listParentNotices, parentNotice, listTeacherNotices, listWebNotices, newNoticeSchema, noticeBoardQuerySchema, teacherNoticeQuerySchema,
   noticeChangesSchema, noticeTypes, updateNotice, webNoticeQuerySchema,
 } from '../../services/notices/notices.js';
 import type { Routers } from '../routers.js';
@@ -35,6 +35,14 @@ export function registerNoticeboardRoutes(r: Routers): void {
       response: z.array(noticeView.extend({ read_at: timestamp().nullable() })),
     },
     async ({ ctx, principal, query }) => ({ data: await listParentNotices(ctx, principal, query) }),
+  );
+  r.parent.route(
+    {
+      method: 'get', path: '/noticeboard/:id', params: idParam, summary: 'One notice of the parent\'s board (what a push opens)',
+      description: 'The notice as the board shows it, with `read_at`. One the board would not show this parent (another school\'s, outside every child\'s audience, scheduled or deleted) answers 404.',
+      response: noticeView.extend({ read_at: timestamp().nullable() }), errors: [404],
+    },
+    async ({ ctx, principal, params }) => ({ data: await parentNotice(ctx, principal, params.id) }),
   );
 
   r.teachers.route(

@@ -12,7 +12,7 @@ import {
   audienceColumn, audienceFilterClauses, audienceFromColumn, audienceInput, audiencesOf, audienceVisible, checkAudience, normalizeAudience, saveAudience, type Audience,
 } from '../audiences/audiences.js';
 import { pushToFamilies } from '../audiences/publish.js';
-import { emitWebhookEvent } from '../webhooks/events.js';
+import { emitWebhookEvent, eventData } from '../webhooks/events.js';
 import { offsetOf, paginationOf } from '../pagination.js';
 import { parseInput, required } from '../validation.js';
 
@@ -205,10 +205,7 @@ export async function publishActivity(ctx: AppContext, principal: Principal, id:
   )) as unknown as [unknown, number];
   if (!claimed) return;
   const activity = await findActivity(ctx, principal, id, transaction);
-  await emitWebhookEvent(principal.schoolId, 'activity.published', {
-    entity_type: 'activity', entity_id: id, title: activity.title, description: activity.description, activity_type: activity.activity_type,
-    author_id: activity.author_id, author_name: activity.author_name, audience: activity.audience, published_at: activity.published_at,
-  }, transaction);
+  await emitWebhookEvent(principal.schoolId, 'activity.published', eventData('activity', id, activity), transaction);
   await pushToFamilies(ctx, { schoolId: principal.schoolId, entity: 'activity', id, scope: activity.audience ? 1 : 0 }, {
     event: 'activity_published', entity_type: 'activity', entity_id: id, title: activity.title,
     body: (activity.description ?? '').slice(0, 200) || `${activity.activity_type === 'event' ? 'An event' : 'An announcement'} from school`,
@@ -366,6 +363,19 @@ export function parentFeedSql(mysql: boolean, options: { oneChild: boolean; type
       LEFT JOIN item_reads r ON r.school_id = a.school_id AND r.entity_type = 'activity' AND r.entity_id = a.id AND r.parent_id = :parent
       WHERE a.school_id = :school AND a.status = 'published' AND a.deleted_status = 0 AND ${audienceVisible('a', 'activity', options.oneChild)} ${options.type}
       ${NEWEST} LIMIT :limit OFFSET :offset`;
+}
+
+/** One activity of the parent's feed (a push opens it): anything the feed would not show them is 404. */
+export async function parentActivity(ctx: AppContext, principal: Principal, id: number): Promise<ActivityView & { read_at: string | null }> {
+  if (principal.type !== 'parent') throw forbidden('The activity feed is for parents');
+  const [row] = await ctx.db.select<ActivityRow & { audience_list: unknown }>(
+    `SELECT ${COLUMNS}, r.read_at, ${audienceColumn('a', 'activity', ctx.db.dialect === 'mysql')} FROM activities a ${AUTHOR}
+       LEFT JOIN item_reads r ON r.school_id = a.school_id AND r.entity_type = 'activity' AND r.entity_id = a.id AND r.parent_id = :parent
+      WHERE a.school_id = :school AND a.id = :id AND a.status = 'published' AND a.deleted_status = 0 AND ${audienceVisible('a', 'activity', false)}`,
+    { school: principal.schoolId, parent: principal.userId, id },
+  );
+  if (!row) throw notFound('Activity');
+  return view(row, audienceFromColumn(row.audience_list)) as ActivityView & { read_at: string | null };
 }
 
 /** The web admins' list: every undeleted activity of the school (drafts included), newest first, with the total. */

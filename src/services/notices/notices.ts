@@ -10,7 +10,7 @@ import { operatorPrincipal, requirePermission, requireSchoolAdmin } from '../acc
 import { audienceFilters } from '../activities/activities.js';
 import { audienceColumn, audienceFilterClauses, audienceFromColumn, audienceInput, audiencesOf, audienceVisible, checkAudience, normalizeAudience, saveAudience, type Audience } from '../audiences/audiences.js';
 import { pushToFamilies } from '../audiences/publish.js';
-import { emitWebhookEvent } from '../webhooks/events.js';
+import { emitWebhookEvent, eventData } from '../webhooks/events.js';
 import { offsetOf } from '../pagination.js';
 import { parseInput, required } from '../validation.js';
 import { recordAudit } from '../audit/audit.js';
@@ -172,13 +172,9 @@ function futureTime(value: string | undefined): Date | undefined {
   return at;
 }
 
-/** A published notice as its webhook event carries it: the fields the noticeboard shows. */
+/** A published notice as its webhook event carries it: as the API shows it. */
 async function noticeEventData(ctx: AppContext, schoolId: string, id: number, transaction: Transaction) {
-  const n = await findNotice(ctx, operatorPrincipal(schoolId), id, transaction);
-  return {
-    entity_type: 'noticeboard' as const, entity_id: id, notice_title: n.notice_title, notice_desc: n.notice_desc, notice_type: n.notice_type,
-    is_important: n.is_important, is_urgent: n.is_urgent, audience: n.audience, published_at: n.published_at,
-  };
+  return eventData('noticeboard', id, await findNotice(ctx, operatorPrincipal(schoolId), id, transaction));
 }
 
 /**
@@ -279,6 +275,20 @@ export async function listParentNotices(ctx: AppContext, principal: Principal, i
     { ...params, parent: principal.userId, limit: query.limit, offset: offsetOf(query) },
   );
   return rows.map((r) => view(r, audienceFromColumn(r.audience_list)));
+}
+
+/** One notice of the parent's board (a push opens it): anything the board would not show them is 404. */
+export async function parentNotice(ctx: AppContext, principal: Principal, id: number): Promise<NoticeView & { read_at: string | null }> {
+  if (principal.type !== 'parent') throw forbidden('This noticeboard is for parents');
+  const { where, params } = boardFilter(principal.schoolId, {}, { published: true });
+  const [row] = await ctx.db.select<NoticeRow & { audience_list: unknown }>(
+    `SELECT ${COLUMNS}, r.read_at, ${audienceColumn('n', 'noticeboard', ctx.db.dialect === 'mysql')} FROM notices n
+       LEFT JOIN item_reads r ON r.school_id = n.school_id AND r.entity_type = 'noticeboard' AND r.entity_id = n.id AND r.parent_id = :parent
+      WHERE ${where} AND n.id = :id AND ${audienceVisible('n', 'noticeboard')}`,
+    { ...params, parent: principal.userId, id },
+  );
+  if (!row) throw notFound('Notice');
+  return view(row, audienceFromColumn(row.audience_list)) as NoticeView & { read_at: string | null };
 }
 
 export async function listTeacherNotices(ctx: AppContext, principal: Principal, query: z.input<typeof teacherNoticeQuerySchema> = {}): Promise<NoticeView[]> {
