@@ -206,7 +206,7 @@ describe('delivery', () => {
       school_id: a.schoolId, student: { student_full_name: 'Asha Rao', grade: '5' }, parent: { father_name: 'Ravi Rao', phone_no: uniquePhone() }, addresses: [],
     });
     expect(admission.status).toBe(201);
-    await t.api.post(`/web-app/students/${kid.id}/archive`).set(web(a));
+    const archivedKid = await t.api.post(`/web-app/students/${kid.id}/archive`).set(web(a));
     expect((await t.api.post(`/web-app/staff/${teacher.id}/archive`).set(web(a))).status).toBe(201);
     const from = receiver.received.length;
     while ((await pass()).webhooks.claimed > 0);
@@ -222,8 +222,27 @@ describe('delivery', () => {
       ['staff.archived', 'staff', teacher.id],
     ]);
     expect(got.every((b) => b.school_id === a.schoolId)).toBe(true);
-    expect(got[4]!.data).toMatchObject({ student_id: admission.body.data.student_id, student_full_name: 'Asha Rao' });
+    // Each event's data is the entity as the API shows it, with its type and id.
+    const shown = async (path: string, query: Record<string, unknown> = {}, headers: Record<string, string> = web(a)) =>
+      (await t.api.get(path).set(headers).query(query)).body.data;
+    const withId = (id: number) => (r: { id: number }) => r.id === id;
+    const { records: activities } = await shown('/web-app/activities', { school_id: a.schoolId });
+    const { notices } = await shown('/web-app/noticeboard', { school_id: a.schoolId });
+    const { replies: _replies, ...resolved } = await shown(`/parent-app/write-to/${request.body.data.id}`, {}, bearer(await parentLogin(t, p.phone, p.pin, a.schoolId)));
+    const application = await shown('/web-app/student-info', { school_id: a.schoolId, admission_token: admission.body.data.admission_token }, {});
+    expect(got.map((b) => b.data)).toEqual([
+      { entity_type: 'activity', entity_id: activity.id, ...activities.find(withId(activity.id)) },
+      { entity_type: 'noticeboard', entity_id: notice.id, ...notices.find(withId(notice.id)) },
+      { entity_type: 'write_to', entity_id: request.body.data.id, ...request.body.data },
+      { entity_type: 'write_to', entity_id: request.body.data.id, ...resolved },
+      { entity_type: 'admission', entity_id: expect.any(Number), ...application },
+      { entity_type: 'student', entity_id: kid.id, ...archivedKid.body.data },
+      { entity_type: 'staff', entity_id: teacher.id, ...(await shown(`/web-app/staff/${teacher.id}`)) },
+    ]);
+    expect(resolved.status).toBe('resolved');
+    expect(got[4]!.data).toMatchObject({ student_id: admission.body.data.student_id, student: { student_full_name: 'Asha Rao' } });
     expect(JSON.stringify(got)).not.toContain(admission.body.data.admission_token);
+    expect(JSON.stringify(got)).not.toMatch(/pin_hash|admission_token|set-pin/);
     expect(receiver.received.slice(from).every((r) => verifies(hook.secret, r))).toBe(true);
   });
 
@@ -284,6 +303,30 @@ describe('addresses', () => {
     expect((await deliveriesOf(hook.id))[1]).toMatchObject({ status: 'failed', last_error: expect.stringContaining('https') });
     expect(receiver.received.length).toBe(from);
   });
+
+  it('retries a delivery whose host does not resolve, with the back-off, and refuses such a host when the webhook is saved', async () => {
+    const a = await school(t);
+    // .invalid never resolves (RFC 6761): nothing is called.
+    const nowhere = 'https://does-not-exist.invalid/hook';
+    const saved = await t.api.post('/web-app/webhooks').set(web(a)).send({ url: nowhere });
+    expectError(saved, 400, 'BAD_REQUEST');
+    expect(saved.body.error.details).toEqual([{ field: 'url', message: expect.stringMatching(/^is refused: does-not-exist\.invalid does not resolve/) }]);
+    // A name that resolved when the webhook was saved and no longer does.
+    const hook = await addWebhook(a, { url: receiver.url });
+    await Webhook.update({ url: nowhere }, { where: { id: hook.id } });
+    await postNotice(a);
+    let at = new Date(Date.now() + 1);
+    // No refusal: the same without WEBHOOK_ALLOW_PRIVATE.
+    expect((await deliverDue(withConfig({ webhookAllowPrivate: false }), { now: at })).webhooks).toMatchObject({ claimed: 1, retry: 1 });
+    expect((await deliveriesOf(hook.id))[0]).toMatchObject({
+      status: 'pending', attempts: 1, response_status: null, last_error: expect.stringMatching(/^does-not-exist\.invalid does not resolve \(E[A-Z_]+\)$/),
+    });
+    for (const [i, wait] of RETRY_BACKOFF_MS.entries()) {
+      at = new Date(at.getTime() + wait + 1000);
+      expect((await pass(at)).webhooks).toMatchObject({ claimed: 1, [i < RETRY_BACKOFF_MS.length - 1 ? 'retry' : 'failed']: 1 });
+    }
+    expect((await deliveriesOf(hook.id))[0]).toMatchObject({ status: 'failed', attempts: RETRY_BACKOFF_MS.length + 1, last_error: expect.stringContaining('does not resolve') });
+  });
 });
 
 describe('switching off', () => {
@@ -343,7 +386,7 @@ describe('school-platform webhook', () => {
     expect(added.code).toBe(0);
     expect(added.json).toMatchObject({ url: receiver.url, events: ['notice.published', 'staff.archived'], active: true, secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
     const secret = added.json.secret as string;
-    const text = await runCli(env, ['webhook', 'add', '--school', a.schoolId, '--url', receiver.url]);
+    const text = await runCli(env, ['webhook', 'add', '--school', a.schoolId, '--url', receiver.url, '--events', '*']);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/Signing secret \(shown this once\): [A-Za-z0-9_-]{43}/);
     const list = await runCli(env, ['webhook', 'list', '--school', a.schoolId, '--json']);
@@ -365,11 +408,18 @@ describe('school-platform webhook', () => {
     const b = await school(t);
     const hook = await addWebhook(b, { url: receiver.url });
     const env = cliEnv(t);
-    expect((await runCli(env, ['webhook', 'add', '--school', a.schoolId])).code).toBe(2);
-    const badEvent = await runCli(env, ['webhook', 'add', '--school', a.schoolId, '--url', receiver.url, '--events', 'nope']);
-    expect(badEvent.code).toBe(2);
-    expect(badEvent.stderr).toContain('--events');
-    const refused = await runCli(env, ['webhook', 'add', '--school', a.schoolId, '--url', receiver.url, '--json']);
+    const add = (...flags: string[]) => runCli(env, ['webhook', 'add', '--school', a.schoolId, ...flags]);
+    for (const [run, flag] of [
+      [await add('--events', '*'), '--url'],
+      [await add('--url', receiver.url), '--events'],
+      [await add('--url', receiver.url, '--events', 'nope'), '--events'],
+      [await add('--url', 'not a url', '--events', '*'), '--url'],
+      [await add('--url', 'ftp://example.org/hooks', '--events', '*'), '--url'],
+    ] as const) {
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(flag);
+    }
+    const refused = await runCli(env, ['webhook', 'add', '--school', a.schoolId, '--url', receiver.url, '--events', '*', '--json']);
     expect(refused.code).toBe(1);
     expect(refused.json.error).toMatchObject({ code: 'BAD_REQUEST', details: [{ field: 'url', message: expect.stringContaining('loopback') }] });
     expect((await runCli(env, ['webhook', 'list', '--school', 'no-such-school'])).code).toBe(1);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { School } from '../../src/models/index.js';
+import { School, Webhook } from '../../src/models/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { cliEnv, runInTerminal } from '../helpers/cli.js';
 import { school, type SchoolFixture } from '../helpers/fixtures.js';
@@ -42,6 +42,18 @@ describe('on a terminal', () => {
     // The phone is well formed now but has no parent in the school: refused by a rule, not a usage error.
     expect(code).toBe(1);
     expect(screen).toMatch(/Parent not found/);
+  });
+
+  it('asks for the events of a new webhook, re-asking a list with an unknown event', async () => {
+    const c = await school(t);
+    // Saving checks the address and never calls it.
+    const { code, screen } = await runInTerminal({ ...env, WEBHOOK_ALLOW_PRIVATE: 'true' }, ['webhook', 'add', '--school', c.schoolId, '--url', 'http://127.0.0.1:9/hooks'], [
+      { waitFor: 'Events, comma-separated', type: 'nope\r' },
+      { waitFor: 'each must be one of', type: '\x15' + 'notice.published,student.archived\r' },
+    ]);
+    expect(code).toBe(0);
+    expect(screen).toContain('Signing secret (shown this once)');
+    expect((await Webhook.findOne({ where: { school_id: c.schoolId } }))!.events).toEqual(['notice.published', 'student.archived']);
   });
 
   it('asks before suspending a school and changes nothing when the answer is no', async () => {

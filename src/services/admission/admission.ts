@@ -15,7 +15,7 @@ import { SCHOOL_ID_PATTERN } from '../schools/schools.js';
 import { addressInput } from '../staff/staff.js';
 import { assertGrade, assertSchoolOpen } from '../students/grades.js';
 import { rollNoConflict, rollNoInput, someField, studentFields } from '../students/students.js';
-import { emitWebhookEvent } from '../webhooks/events.js';
+import { emitWebhookEvent, eventData } from '../webhooks/events.js';
 import { parseInput } from '../validation.js';
 import { recordAudit, REDACTED } from '../audit/audit.js';
 
@@ -184,10 +184,7 @@ export async function submitAdmission(ctx: AppContext, raw: AdmissionInput): Pro
         { transaction },
       );
       if (created) await sendPinSetup(school.name, parent, student.id, setup, transaction);
-      await emitWebhookEvent(schoolId, 'admission.submitted', {
-        entity_type: 'admission', entity_id: admission.id, student_id: student.id, parent_id: parent.id, student_full_name: student.student_full_name,
-        grade: student.grade, roll_no: student.roll_no, status: student.status, submitted_at: iso(admission.created_at),
-      }, transaction);
+      await emitWebhookEvent(schoolId, 'admission.submitted', eventData('admission', admission.id, await applicationView(admission, transaction)), transaction);
       return {
         student_id: student.id,
         parent_id: parent.id,
@@ -218,15 +215,20 @@ async function findAdmission(schoolId: string, token: string, transaction?: Tran
 /** The application as it stands, with its status, for the holder of the admission token. */
 export async function admissionInfo(_ctx: AppContext, schoolId: string, token: string) {
   parseInput(admissionInfoInput, { school_id: schoolId, admission_token: token });
-  const admission = await findAdmission(schoolId, token);
+  return applicationView(await findAdmission(schoolId, token));
+}
+
+/** An application as the API shows it, read in the caller's transaction when there is one. */
+async function applicationView(admission: Admission, transaction?: Transaction) {
+  const schoolId = admission.school_id;
   const [student, addresses] = await Promise.all([
-    Student.findOne({ where: { id: admission.student_id, school_id: schoolId }, raw: true }),
-    Address.findAll({ where: { school_id: schoolId, owner_type: 'student', owner_id: admission.student_id }, order: [['id', 'ASC']], raw: true }),
+    Student.findOne({ where: { id: admission.student_id, school_id: schoolId }, raw: true, transaction }),
+    Address.findAll({ where: { school_id: schoolId, owner_type: 'student', owner_id: admission.student_id }, order: [['id', 'ASC']], raw: true, transaction }),
   ]);
   if (!student) throw notFound('Admission');
   const parent = student.parent_id === null
     ? null
-    : await Parent.findOne({ where: { id: student.parent_id, school_id: schoolId }, attributes: ['id', 'father_name', 'mother_name', 'phone_no', 'email'], raw: true });
+    : await Parent.findOne({ where: { id: student.parent_id, school_id: schoolId }, attributes: ['id', 'father_name', 'mother_name', 'phone_no', 'email'], raw: true, transaction });
   return {
     student_id: Number(student.id),
     parent_id: parent ? Number(parent.id) : null,

@@ -20,9 +20,9 @@ export type NewDesignation = z.input<typeof newDesignationInput>;
 export type DesignationChanges = z.input<typeof designationChangesInput>;
 
 /** The rbac of the designation a staff member holds, by name within the school; null when none matches. */
-export async function designationRbac(schoolId: string, name: string | null): Promise<Rbac | null> {
+export async function designationRbac(schoolId: string, name: string | null, transaction?: Transaction): Promise<Rbac | null> {
   if (!name) return null;
-  const row = await Designation.findOne({ where: { school_id: schoolId, name } });
+  const row = await Designation.findOne({ where: { school_id: schoolId, name }, transaction });
   return row?.rbac ?? null;
 }
 

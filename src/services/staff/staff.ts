@@ -13,7 +13,7 @@ import { hashSecretValue } from '../auth/passwords.js';
 import { endUserSessions } from '../auth/sessions.js';
 import { offsetOf, paginationOf } from '../pagination.js';
 import { parseInput } from '../validation.js';
-import { emitWebhookEvent } from '../webhooks/events.js';
+import { emitWebhookEvent, eventData } from '../webhooks/events.js';
 import { designationNamed, designationRbac, rbacInput } from './designations.js';
 import { recordAudit } from '../audit/audit.js';
 
@@ -145,11 +145,15 @@ async function findStaff(principal: Principal, id: number, transaction?: Transac
 
 export async function getStaff(_ctx: AppContext, principal: Principal, id: number): Promise<StaffDetail> {
   requireSchoolAdmin(principal);
-  const staff = await findStaff(principal, id);
+  return staffDetail(await findStaff(principal, id));
+}
+
+/** A staff member as the API shows them, read in the caller's transaction when there is one. */
+async function staffDetail(staff: Staff, transaction?: Transaction): Promise<StaffDetail> {
   const [baseRbac, addresses, studentIds] = await Promise.all([
-    designationRbac(staff.school_id, staff.designation),
-    Address.findAll({ where: { school_id: staff.school_id, owner_type: 'staff', owner_id: staff.id }, order: [['id', 'ASC']], raw: true }),
-    assignedStudentIds(staff.school_id, staff.id),
+    designationRbac(staff.school_id, staff.designation, transaction),
+    Address.findAll({ where: { school_id: staff.school_id, owner_type: 'staff', owner_id: staff.id }, order: [['id', 'ASC']], raw: true, transaction }),
+    assignedStudentIds(staff.school_id, staff.id, transaction),
   ]);
   return {
     id: staff.id,
@@ -259,10 +263,8 @@ export async function updateStaff(ctx: AppContext, principal: Principal, id: num
 
 /** The school's webhooks hear of an archived staff member in the transaction that archived them. */
 async function staffArchived(schoolId: string, id: number, transaction: Transaction): Promise<void> {
-  const staff = await Staff.findOne({ where: { id, school_id: schoolId }, attributes: ['name', 'designation', 'updated_at'], transaction });
-  await emitWebhookEvent(schoolId, 'staff.archived', {
-    entity_type: 'staff', entity_id: id, name: staff!.name, designation: staff!.designation ?? null, status: 'archived', archived_at: iso(staff!.updated_at),
-  }, transaction);
+  const staff = await Staff.findOne({ where: { id, school_id: schoolId }, transaction });
+  await emitWebhookEvent(schoolId, 'staff.archived', eventData('staff', id, await staffDetail(staff!, transaction)), transaction);
 }
 
 /**

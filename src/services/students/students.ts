@@ -231,10 +231,7 @@ export async function archiveStudent(ctx: AppContext, principal: Principal, id: 
     if (!row) throw notFound('Student');
     const student = studentView(row);
     if (archived === 1) {
-      await emitWebhookEvent(principal.schoolId, 'student.archived', {
-        entity_type: 'student', entity_id: id, student_full_name: student.student_full_name, roll_no: student.roll_no, grade: student.grade,
-        parent_id: student.parent_id, status: student.status, archived_at: student.updated_at,
-      }, transaction);
+      await emitWebhookEvent(principal.schoolId, 'student.archived', { entity_type: 'student', entity_id: id, ...student }, transaction);
     }
     return student;
   });

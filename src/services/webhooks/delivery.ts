@@ -36,7 +36,10 @@ interface DueDelivery {
 
 interface Attempt {
   ok: boolean;
-  /** False when no request was made (the address was refused): `attempts` counts HTTP tries only. */
+  /**
+   * False when no request was made because the address was refused: `attempts` counts HTTP tries. A
+   * lookup that failed counts, as a connection that failed does, so that the back-off runs out.
+   */
   tried: boolean;
   status?: number;
   error?: string;
@@ -80,10 +83,14 @@ function post(url: URL, body: string, headers: Record<string, string>, addresses
 const reason = (err: unknown) =>
   err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError') ? `no answer within ${TIMEOUT_MS / 1000} s` : err instanceof Error ? err.message : String(err);
 
-/** The address is checked again at each delivery: a name can resolve somewhere else than when it was saved. */
+/**
+ * The address is checked again at each delivery: a name can resolve somewhere else than when it was
+ * saved. Only a refused address ends the delivery; a name that does not resolve now may later.
+ */
 async function attempt(ctx: AppContext, row: DueDelivery): Promise<Attempt> {
   const check = await checkWebhookUrl(row.url, urlRules(ctx));
   if ('refused' in check) return { ok: false, tried: false, final: true, error: `Not sent: the URL ${check.refused}` };
+  if ('unresolved' in check) return { ok: false, tried: true, error: check.unresolved };
   const timestamp = Math.floor(Date.now() / 1000);
   try {
     const status = await post(check.url, row.payload, {

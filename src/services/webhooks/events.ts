@@ -11,6 +11,14 @@ export interface WebhookEventData {
   [field: string]: unknown;
 }
 
+/**
+ * An event's `data`: the entity as the REST API shows it (its service's view, which holds no secret),
+ * named by type and id.
+ */
+export const eventData = (entityType: WebhookEntityType, entityId: number, view: object): WebhookEventData => ({
+  entity_type: entityType, entity_id: entityId, ...view,
+});
+
 /** The school's webhooks that take the event: on, not deleted, subscribed to it or to `*`. */
 async function subscribers(schoolId: string, event: WebhookEvent, transaction: Transaction): Promise<number[]> {
   const rows = await Webhook.findAll({ where: { school_id: schoolId, active: true, deleted_status: 0 }, attributes: ['id', 'events'], transaction });

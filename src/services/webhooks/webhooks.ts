@@ -10,12 +10,19 @@ import { webhookDeliveryStatuses, webhookEvents, type WebhookEvent } from '../..
 import { requireRole } from '../access/guards.js';
 import { offsetOf, paginationOf } from '../pagination.js';
 import { parseInput } from '../validation.js';
-import { checkWebhookUrl } from './addresses.js';
+import { checkWebhookUrl, urlFormRefusal } from './addresses.js';
 
 export { webhookEvents };
 export const webhookEventChoices = [...webhookEvents, '*'] as const;
 
-const url = () => z.string().trim().min(1).max(2048).describe('Where events are POSTed: https under NODE_ENV=production, never a private or reserved address');
+/** The form is checked by the schema, so the command line refuses a malformed URL as a usage error; the address rules need a lookup (checkedUrl). */
+const url = () =>
+  z.string().trim().min(1).max(2048)
+    .superRefine((value, ctx) => {
+      const why = urlFormRefusal(value);
+      if (why) ctx.addIssue({ code: 'custom', message: why });
+    })
+    .describe('Where events are POSTed: https under NODE_ENV=production, never a private or reserved address');
 const events = () =>
   z.array(z.enum(webhookEventChoices)).min(1).max(webhookEventChoices.length).describe('The events to send; `*` for every event');
 
@@ -83,6 +90,8 @@ export const urlRules = (ctx: AppContext) => ({ production: ctx.config.productio
 async function checkedUrl(ctx: AppContext, raw: string): Promise<string> {
   const check = await checkWebhookUrl(raw, urlRules(ctx));
   if ('refused' in check) throw fieldError('url', check.refused);
+  // Saved, a name that does not resolve now is refused; at delivery the same failure is retried.
+  if ('unresolved' in check) throw fieldError('url', `is refused: ${check.unresolved}`);
   return check.url.toString();
 }
 

@@ -12,7 +12,7 @@ import { deviceItems } from '../../push/targets.js';
 import { hasPermission } from '../access/guards.js';
 import { assertChildOf, childIds, isAssigned } from '../access/scope.js';
 import { excuseLeave } from '../attendance/attendance.js';
-import { emitWebhookEvent } from '../webhooks/events.js';
+import { emitWebhookEvent, eventData } from '../webhooks/events.js';
 import { offsetOf, paginationOf } from '../pagination.js';
 import { parseInput } from '../validation.js';
 import { diff, recordAudit } from '../audit/audit.js';
@@ -212,12 +212,8 @@ const INSERT_THREAD = `INSERT INTO write_to_requests
     (school_id, parent_id, student_id, type, subject, message, status, leave_from, leave_to, replies_count, created_at, updated_at)
   VALUES (:school_id, :parent_id, :student_id, :type, :subject, :message, 'open', :leave_from, :leave_to, 0, :now, :now)`;
 
-/** A request as its webhook events carry it: what the school's staff see of it. */
-const writeToEventData = (v: WriteToView) => ({
-  entity_type: 'write_to' as const, entity_id: v.id, type: v.type, subject: v.subject, message: v.message, status: v.status,
-  parent_id: v.parent_id, student_id: v.student_id, assigned_staff_id: v.assigned_staff_id, leave_from: v.leave_from, leave_to: v.leave_to,
-  created_at: v.created_at, resolved_at: v.resolved_at,
-});
+/** A request as its webhook events carry it: as the API shows it. */
+const writeToEventData = (v: WriteToView) => eventData('write_to', v.id, v);
 
 /**
  * A parent's new request. Most are one bound INSERT with its audit event. A leave request notifies

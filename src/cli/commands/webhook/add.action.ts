@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { schoolIdField } from '../../../services/schemas.js';
 import { operatorPrincipal } from '../../../services/access/guards.js';
-import { createWebhook, webhookEventChoices } from '../../../services/webhooks/webhooks.js';
+import { createWebhook, newWebhookInput, webhookEventChoices } from '../../../services/webhooks/webhooks.js';
 import { assertSchool } from '../../lookups.js';
 import type { Action } from '../../runtime.js';
 import type { WebhookAddFlags } from './add.js';
@@ -13,8 +13,8 @@ const eventList = z
 
 export const action: Action<WebhookAddFlags> = async (cli, flags) => {
   const schoolId = await cli.need(flags.school, { flag: '--school', message: 'School id', schema: schoolIdField() });
-  const url = await cli.need(flags.url, { flag: '--url', message: 'URL to POST events to', schema: z.string().trim().min(1).max(2048) });
-  const events = cli.optional(flags.events, { flag: '--events', schema: eventList }) ?? ['*'];
+  const url = await cli.need(flags.url, { flag: '--url', message: 'URL to POST events to', schema: newWebhookInput.shape.url });
+  const events = await cli.need(flags.events, { flag: '--events', message: 'Events, comma-separated (* for every event)', schema: eventList });
   const ctx = await cli.context();
   await assertSchool(schoolId);
   const webhook = await createWebhook(ctx, operatorPrincipal(schoolId), { url, events });

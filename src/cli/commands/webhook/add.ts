@@ -14,6 +14,6 @@ export const webhookAdd: CommandModule<WebhookAddFlags> = {
       .description('Add a webhook and print its signing secret, this once')
       .option('--school <school_id>', 'the school')
       .option('--url <url>', 'where events are POSTed (https under NODE_ENV=production)')
-      .option('--events <list>', 'events, comma-separated, or * for every event (the default)'),
+      .option('--events <list>', 'events, comma-separated, or * for every event'),
   load: () => import('./add.action.js'),
 };
