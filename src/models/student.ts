@@ -1,4 +1,4 @@
-import { Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize, type UpdateOptions } from 'sequelize';
 import { date, day, modelOptions, pk, ref, schoolId, str, timestamps } from './columns.js';
 
 export const studentStatuses = ['registered', 'active', 'inactive', 'archived'] as const;
@@ -32,7 +32,7 @@ export class Student extends Model<InferAttributes<Student>, InferCreationAttrib
       },
       {
         sequelize, tableName: 'students', modelName: 'Student', ...modelOptions,
-        hooks: { beforeCreate: stampArchived, beforeUpdate: stampArchived },
+        hooks: { beforeCreate: stampArchived, beforeUpdate: stampArchived, beforeBulkUpdate: stampArchivedInBulk },
         indexes: [
           { name: 'students_school_roll_uq', unique: true, fields: ['school_id', 'roll_no'] },
           { name: 'students_school_parent', fields: ['school_id', 'parent_id'] },
@@ -49,4 +49,16 @@ export class Student extends Model<InferAttributes<Student>, InferCreationAttrib
 /** Whichever door moves a student into or out of `archived`, the time is kept with it. */
 function stampArchived(student: Student): void {
   if (student.changed('status') || student.isNewRecord) student.archived_at = student.status === 'archived' ? new Date() : null;
+}
+
+/**
+ * The same for `Student.update(...)`, which runs no instance hook. It cannot see each row's old
+ * status, so it stamps every row it matches: a bulk archive matches only rows not yet archived.
+ */
+function stampArchivedInBulk(options: UpdateOptions<InferAttributes<Student>> & { attributes?: Partial<InferAttributes<Student>> }): void {
+  const status = options.attributes?.status;
+  if (status === undefined) return;
+  options.attributes!.archived_at = status === 'archived' ? new Date() : null;
+  // Sequelize picked the columns to write before this hook ran.
+  if (Array.isArray(options.fields) && !options.fields.includes('archived_at')) options.fields.push('archived_at');
 }

@@ -1,9 +1,11 @@
-import { Op, QueryTypes, type Transaction } from 'sequelize';
+import { Op, type Model, type ModelStatic, type Transaction, type WhereOptions } from 'sequelize';
 import { z } from 'zod';
 import type { AppContext, Principal } from '../../context.js';
-import { sqlTime } from '../../db.js';
 import { conflict, fieldError, notFound } from '../../errors.js';
-import { Address, Admission, AuditEvent, Comment, Notification, Parent, Student, WriteToReply, WriteToRequest } from '../../models/index.js';
+import type { AuditEntityType } from '../../models/audit-event.js';
+import {
+  Address, Admission, AuditEvent, Comment, LoginLockout, Notification, Parent, Session, Student, WebhookDelivery, WriteToReply, WriteToRequest,
+} from '../../models/index.js';
 import { requireRole } from '../access/guards.js';
 import { actingAs } from '../audit/context.js';
 import { recordAudit } from '../audit/audit.js';
@@ -21,13 +23,14 @@ export interface ErasureCounts {
 const ERASED = '[erased]';
 
 /**
- * Erases an archived student (and their parent when no other child of the school links them): their
- * personal fields are replaced, their addresses deleted, the content of the parent's comments
- * blanked, and every other record that carried their personal data (the admission's stored form,
- * write-to threads, notifications, the audit trail's changes and names) blanked too. Ids, counts and
- * the audit events themselves stay. The writes bypass the audit capture, which would copy the data
- * being erased into the trail: one `student.erase` event records the erasure instead. `confirm` is
- * the roll number typed by the person erasing; the retention job passes null.
+ * Erases an archived student (and their parent when no other child of the school, erased ones aside,
+ * links them): their personal fields are replaced, their addresses deleted, the content of the
+ * parent's comments blanked, and every other record that carried their personal data (the
+ * admission's stored form, write-to threads, notifications, webhook deliveries, the parent's sessions'
+ * device details and sign-in lock-outs, the audit trail's changes, names and ips) blanked too. Ids,
+ * counts and the audit events themselves stay. The writes bypass the audit capture, which would copy
+ * the data being erased into the trail: one `student.erase` event records the erasure instead.
+ * `confirm` is the roll number typed by the person erasing; the retention job passes null.
  */
 export async function eraseStudent(ctx: AppContext, schoolId: string, studentId: number, confirm: string | null): Promise<{ erased: ErasureCounts }> {
   return ctx.db.sequelize.transaction(async (transaction) => {
@@ -36,11 +39,15 @@ export async function eraseStudent(ctx: AppContext, schoolId: string, studentId:
     if (student.status !== 'archived') throw conflict(`Only an archived student can be erased; this one is ${student.status}`);
     if (confirm !== null && confirm !== student.roll_no) throw fieldError('confirm', "does not match the student's roll number");
     const t = { transaction, hooks: false } as const;
+    const ids = async (model: ModelStatic<Model>, where: WhereOptions) =>
+      ((await model.findAll({ where, attributes: ['id'], raw: true, transaction })) as unknown as Array<{ id: number }>).map((r) => Number(r.id));
     const now = new Date();
     const traces = [student.student_full_name, student.phone_no];
     const parentId = student.parent_id;
     const parent = parentId === null ? null : await Parent.findOne({ where: { id: parentId, school_id: schoolId }, transaction });
-    const parentGoes = parent !== null && (await Student.count({ where: { school_id: schoolId, parent_id: parent.id, id: { [Op.ne]: studentId } }, transaction })) === 0;
+    // An erased sibling is no longer a child the parent is kept for.
+    const parentGoes = parent !== null
+      && (await Student.count({ where: { school_id: schoolId, parent_id: parent.id, id: { [Op.ne]: studentId }, erased_at: null }, transaction })) === 0;
     if (parentGoes) traces.push(parent!.father_name, parent!.mother_name, parent!.phone_no, parent!.email);
     const names = [...new Set(traces.filter((v): v is string => typeof v === 'string' && v.trim().length >= 3))];
 
@@ -50,48 +57,106 @@ export async function eraseStudent(ctx: AppContext, schoolId: string, studentId:
     );
     const owners = [{ owner_type: 'student', owner_id: studentId }, ...(parentGoes ? [{ owner_type: 'parent', owner_id: parent!.id }] : [])];
     const addresses = await Address.destroy({ where: { school_id: schoolId, [Op.or]: owners }, ...t });
-    const [comments] = parent ? await Comment.update({ content: '' }, { where: { school_id: schoolId, parent_id: parent.id }, ...t }) : [0];
-    await Admission.update({ submitted: { erased: true } }, { where: { school_id: schoolId, student_id: studentId }, ...t });
-    const threadWhere = { school_id: schoolId, [Op.or]: [{ student_id: studentId }, ...(parentGoes ? [{ parent_id: parent!.id }] : [])] };
-    const threadIds = (await WriteToRequest.findAll({ where: threadWhere, attributes: ['id'], raw: true, transaction })).map((r) => r.id);
+    const commentIds = parent ? await ids(Comment, { school_id: schoolId, parent_id: parent.id }) : [];
+    if (commentIds.length) await Comment.update({ content: '' }, { where: { school_id: schoolId, id: commentIds }, ...t });
+    const admissionIds = await ids(Admission, { school_id: schoolId, student_id: studentId });
+    if (admissionIds.length) await Admission.update({ submitted: { erased: true } }, { where: { school_id: schoolId, id: admissionIds }, ...t });
+    const threadIds = await ids(WriteToRequest, { school_id: schoolId, [Op.or]: [{ student_id: studentId }, ...(parentGoes ? [{ parent_id: parent!.id }] : [])] });
     if (threadIds.length) {
       await WriteToRequest.update({ subject: ERASED, message: ERASED }, { where: { school_id: schoolId, id: threadIds }, ...t });
       await WriteToReply.update({ message: ERASED }, { where: { school_id: schoolId, write_to_id: threadIds }, ...t });
     }
+    let sessionIds: number[] = [];
     if (parentGoes) {
       await Parent.update(
         { father_name: `Erased parent ${parent!.id}`, mother_name: null, phone_no: `erased-${parent!.id}`, email: null, pin_hash: null, pin_setup_token_hash: null, pin_setup_expires_at: null },
         { where: { id: parent!.id, school_id: schoolId }, ...t },
       );
       await WriteToReply.update({ author_name: null }, { where: { school_id: schoolId, author_type: 'parent', author_id: parent!.id }, ...t });
-      await ctx.db.sequelize.query('UPDATE sessions SET active = :inactive, revoked_at = :now, fcm_token = NULL WHERE school_id = :school AND user_type = :type AND user_id = :user AND active = :active', {
-        replacements: { inactive: false, active: true, now: sqlTime(ctx.db.dialect, now), school: schoolId, type: 'parent', user: parent!.id }, type: QueryTypes.UPDATE, transaction,
-      });
+      sessionIds = await ids(Session, { school_id: schoolId, user_type: 'parent', user_id: parent!.id });
+      if (sessionIds.length) {
+        await Session.update({ active: false, revoked_at: now }, { where: { id: sessionIds, active: true }, ...t });
+        await Session.update({ fcm_token: null, device_id: null, device_name: null, user_agent: null, ip: null }, { where: { id: sessionIds }, ...t });
+      }
+      await forgetLockouts(schoolId, parent!, transaction);
     }
     const mentions = (column: string) => names.map((n) => ({ [column]: { [Op.substring]: n } }));
-    await Notification.update({ title: ERASED, body: ERASED, address: null }, {
-      where: { school_id: schoolId, [Op.or]: [...(parentGoes ? [{ target_type: 'parent', target_id: parent!.id }] : []), ...mentions('title'), ...mentions('body')] }, ...t,
-    });
-    await blankTrail(schoolId, { studentId, parentId: parentGoes ? parent!.id : null, threadIds, names }, transaction);
-    const erased = { students: 1, parents: parentGoes ? 1 : 0, comments, addresses };
+    const theirNotifications = [...(parentGoes ? [{ target_type: 'parent', target_id: parent!.id }] : []), ...mentions('title'), ...mentions('body')];
+    // An empty OR would match every notification of the school.
+    const notificationIds = theirNotifications.length ? await ids(Notification, { school_id: schoolId, [Op.or]: theirNotifications }) : [];
+    if (notificationIds.length) await Notification.update({ title: ERASED, body: ERASED, address: null }, { where: { school_id: schoolId, id: notificationIds }, ...t });
+    const about = { studentId, parentId: parentGoes ? parent!.id : null, names };
+    await redactDeliveries(schoolId, { ...about, threadIds, admissionIds }, transaction);
+    await blankTrail(schoolId, about, [['comment', commentIds], ['admission', admissionIds], ['write_to', threadIds], ['session', sessionIds], ['notification', notificationIds]], transaction);
+    const erased = { students: 1, parents: parentGoes ? 1 : 0, comments: commentIds.length, addresses };
     await recordAudit([{ schoolId, action: 'student.erase', entityType: 'student', entityId: studentId, changes: { erased: [null, erased] } }], transaction);
     return { erased };
   });
 }
 
-/** The trail keeps its events about the erased people, without what they said about them. */
-async function blankTrail(schoolId: string, about: { studentId: number; parentId: number | null; threadIds: number[]; names: string[] }, transaction: Transaction) {
+interface Erased {
+  studentId: number;
+  /** The parent when they are erased too. */
+  parentId: number | null;
+  /** Their names, phones and e-mail, as text that may be quoted elsewhere. */
+  names: string[];
+}
+
+/**
+ * The trail keeps its events about the erased people and about every record the erasure blanked
+ * (found by entity, so a comment's text goes even when its parent stays), without what they said.
+ */
+async function blankTrail(schoolId: string, about: Erased, blanked: Array<[AuditEntityType, number[]]>, transaction: Transaction) {
   const t = { transaction, hooks: false } as const;
   const theirs = [
     { entity_type: 'student', entity_id: String(about.studentId) },
     ...(about.parentId !== null ? [{ entity_type: 'parent', entity_id: String(about.parentId) }, { actor_type: 'parent', actor_id: String(about.parentId) }] : []),
-    ...(about.threadIds.length ? [{ entity_type: 'write_to', entity_id: about.threadIds.map(String) }] : []),
+    ...blanked.filter(([, list]) => list.length).map(([type, list]) => ({ entity_type: type, entity_id: list.map(String) })),
     ...about.names.map((n) => ({ changes: { [Op.substring]: n } })),
   ];
   await AuditEvent.update({ changes: null }, { where: { school_id: schoolId, [Op.or]: theirs }, ...t });
   if (about.parentId !== null) {
-    await AuditEvent.update({ actor_name: null }, { where: { school_id: schoolId, actor_type: 'parent', actor_id: String(about.parentId) }, ...t });
+    await AuditEvent.update({ actor_name: null, ip: null }, { where: { school_id: schoolId, actor_type: 'parent', actor_id: String(about.parentId) }, ...t });
   }
+}
+
+/**
+ * The school's webhook deliveries of events about the erased people keep their envelope and the
+ * ids in their data, not what the event said of them; one still to be sent goes out so redacted.
+ */
+async function redactDeliveries(schoolId: string, about: Erased & { threadIds: number[]; admissionIds: number[] }, transaction: Transaction) {
+  const { studentId, parentId, threadIds, admissionIds, names } = about;
+  const candidates = [
+    `"student_id":${studentId}`, `"entity_id":${studentId}`, ...(parentId !== null ? [`"parent_id":${parentId}`] : []),
+    ...[...threadIds, ...admissionIds].map((id) => `"entity_id":${id}`), ...names.map((n) => JSON.stringify(n).slice(1, -1)),
+  ];
+  const rows = await WebhookDelivery.findAll({
+    where: { school_id: schoolId, [Op.or]: candidates.map((c) => ({ payload: { [Op.substring]: c } })) }, attributes: ['id', 'payload'], raw: true, transaction,
+  });
+  const isAbout = (data: Record<string, unknown>, text: string) =>
+    (data.entity_type === 'student' && data.entity_id === studentId) || data.student_id === studentId || (parentId !== null && data.parent_id === parentId)
+    || (data.entity_type === 'write_to' && threadIds.includes(data.entity_id as number)) || (data.entity_type === 'admission' && admissionIds.includes(data.entity_id as number))
+    || names.some((n) => text.includes(JSON.stringify(n).slice(1, -1)));
+  const redacted = new Map<string, number[]>();
+  for (const row of rows) {
+    const body = JSON.parse(row.payload) as { data?: Record<string, unknown> };
+    const data = body.data ?? {};
+    if (!isAbout(data, row.payload)) continue;
+    const ids = Object.entries(data).filter(([k, v]) => k === 'entity_type' || ((k === 'id' || k.endsWith('_id')) && (typeof v === 'number' || v === null)));
+    const payload = JSON.stringify({ ...body, data: { ...Object.fromEntries(ids), erased: true } });
+    redacted.set(payload, [...(redacted.get(payload) ?? []), row.id]);
+  }
+  for (const [payload, rowIds] of redacted) await WebhookDelivery.update({ payload }, { where: { school_id: schoolId, id: rowIds }, transaction, hooks: false });
+}
+
+/**
+ * Failed sign-ins are counted under the parent's phone: this school's count goes, and the one kept
+ * across schools unless the phone is still another account's.
+ */
+async function forgetLockouts(schoolId: string, parent: Parent, transaction: Transaction) {
+  const key = `parent:${parent.phone_no}`;
+  const shared = (await Parent.count({ where: { phone_no: parent.phone_no, id: { [Op.ne]: parent.id } }, transaction })) > 0;
+  await LoginLockout.destroy({ where: { account_key: key, school_id: shared ? schoolId : [schoolId, ''] }, transaction, hooks: false });
 }
 
 /** POST /web-app/students/:id/erase (super_admin). */
