@@ -1,4 +1,4 @@
-import { DataTypes, type ModelAttributeColumnOptions } from 'sequelize';
+import { DataTypes, type Model, type ModelAttributeColumnOptions, type ModelStatic } from 'sequelize';
 
 /** Column shapes shared by the models, so every tenant table spells `school_id` and its keys the same way. */
 export const pk = (): ModelAttributeColumnOptions => ({ type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true });
@@ -31,5 +31,16 @@ export const json = (name: string, allowNull = true): ModelAttributeColumnOption
     this.setDataValue(name, value == null ? null : JSON.stringify(value));
   },
 });
+
+const jsonColumns = new WeakMap<ModelStatic<Model>, string[]>();
+/** A model's json() columns: raw rows (and an instance's previous values) hold their text, not the value. */
+export function jsonColumnsOf(model: ModelStatic<Model>): string[] {
+  let names = jsonColumns.get(model);
+  if (!names) {
+    names = Object.entries(model.getAttributes()).filter(([, a]) => a.type instanceof DataTypes.TEXT && typeof a.get === 'function').map(([name]) => name);
+    jsonColumns.set(model, names);
+  }
+  return names;
+}
 
 export const modelOptions = { underscored: true, timestamps: true, createdAt: 'created_at', updatedAt: 'updated_at' } as const;

@@ -78,6 +78,8 @@ describe('export', () => {
     expect(doc.parents.map((p: { id: number }) => p.id)).toEqual([f.parentId]);
     expect(doc.addresses.length).toBeGreaterThan(0);
     expect(doc.admissions).toHaveLength(1);
+    // The form as submitted, a document rather than its stored text.
+    expect(doc.admissions[0].submitted).toMatchObject({ student: expect.objectContaining({ student_full_name: 'Tara Export' }) });
     expect(doc.write_to).toHaveLength(1);
     expect(doc.write_to[0].replies).toEqual([]);
     expect(doc.comments).toHaveLength(1);

@@ -1,5 +1,6 @@
 import type { BulkCreateOptions, Model, ModelStatic, Sequelize, Transaction, WhereOptions } from 'sequelize';
-import { DataTypes, Op } from 'sequelize';
+import { Op } from 'sequelize';
+import { jsonColumnsOf } from '../../models/columns.js';
 import type { AuditEntityType } from '../../models/audit-event.js';
 import {
   Activity, Address, AdminUser, Admission, Attendance, AudienceTarget, Comment, DiaryEntry, Designation, Grade, Group, GroupMember, Notice, Notification,
@@ -98,17 +99,6 @@ function entryFor(spec: Audited, kind: Kind, before: Row | null, after: Row | nu
 const values = (instance: Model): Row => ({ ...(instance.get({ plain: true }) as Row) });
 const previous = (instance: Model): Row => ({ ...values(instance), ...((instance as unknown as { _previousDataValues: Row })._previousDataValues) });
 
-/** A model's JSON columns (TEXT parsed by a getter): raw rows and an instance's previous values hold their text. */
-const jsonColumns = new WeakMap<ModelStatic<Model>, string[]>();
-function jsonFieldsOf(model: ModelStatic<Model>): string[] {
-  let fields = jsonColumns.get(model);
-  if (!fields) {
-    fields = Object.entries(model.getAttributes()).filter(([, a]) => a.type instanceof DataTypes.TEXT && typeof a.get === 'function').map(([name]) => name);
-    jsonColumns.set(model, fields);
-  }
-  return fields;
-}
-
 /** The row with its JSON columns parsed, so that before and after compare (and are recorded) alike. */
 function parsedRow(row: Row | null, fields: string[]): Row | null {
   if (!row || fields.length === 0) return row;
@@ -127,7 +117,7 @@ function parsedRow(row: Row | null, fields: string[]): Row | null {
 async function capture(model: ModelStatic<Model>, kind: Kind, pairs: Array<[Row | null, Row | null]>, transaction: Transaction | null | undefined) {
   const spec = audited.get(model);
   if (!spec) return;
-  const fields = jsonFieldsOf(model);
+  const fields = jsonColumnsOf(model);
   const entries = pairs.map(([b, a]) => entryFor(spec, kind, parsedRow(b, fields), parsedRow(a, fields))).filter((e): e is AuditEntry => e !== null);
   await recordAudit(entries, transaction);
 }

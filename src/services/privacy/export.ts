@@ -1,7 +1,8 @@
 import { DataTypes, Op, type Model, type ModelStatic, type WhereOptions } from 'sequelize';
 import type { Principal } from '../../context.js';
-import { day, iso } from '../../db.js';
+import { day, iso, parseJson } from '../../db.js';
 import { forbidden, notFound } from '../../errors.js';
+import { jsonColumnsOf } from '../../models/columns.js';
 import {
   Address, Admission, Attendance, AuditEvent, Comment, DiaryEntry, GroupMember, NotificationPreference, Notification, Parent, Reaction, Read, School, Session,
   Student, WriteToReply, WriteToRequest,
@@ -16,27 +17,29 @@ const SECRET_COLUMNS = new Set(['pin_hash', 'pin_setup_token_hash', 'password_ha
 type Row = Record<string, unknown>;
 
 /**
- * How each date column of a raw row is written: raw rows carry SQLite's stored text or MySQL's
- * Date, so the column's type, not the value, says whether it is a timestamp or a day.
+ * How each date or JSON column of a raw row is written: raw rows carry SQLite's stored text or MySQL's
+ * Date, so the column's type, not the value, says whether it is a timestamp or a day; a JSON column
+ * holds its text.
  */
-function dateFormats(model: ModelStatic<Model>): Map<string, (v: unknown) => string | null> {
-  const formats = new Map<string, (v: unknown) => string | null>();
+function columnFormats(model: ModelStatic<Model>): Map<string, (v: unknown) => unknown> {
+  const formats = new Map<string, (v: unknown) => unknown>();
   for (const [name, a] of Object.entries(model.getAttributes())) {
     if (a.type instanceof DataTypes.DATEONLY) formats.set(name, day);
     else if (a.type instanceof DataTypes.DATE) formats.set(name, iso);
   }
+  for (const name of jsonColumnsOf(model)) formats.set(name, (v) => (typeof v === 'string' ? parseJson(v) : v));
   return formats;
 }
 
-function clean(row: Row, formats: Map<string, (v: unknown) => string | null>): Row {
+function clean(row: Row, formats: Map<string, (v: unknown) => unknown>): Row {
   const out: Row = {};
-  for (const [k, v] of Object.entries(row)) if (!SECRET_COLUMNS.has(k)) out[k] = formats.get(k)?.(v) ?? v;
+  for (const [k, v] of Object.entries(row)) if (!SECRET_COLUMNS.has(k)) out[k] = formats.has(k) ? formats.get(k)!(v) : v;
   return out;
 }
 
 async function rows(model: ModelStatic<Model>, where: WhereOptions, exclude: string[] = []): Promise<Row[]> {
   const found = (await model.findAll({ where, order: [['id', 'ASC']], raw: true, attributes: { exclude } })) as unknown as Row[];
-  const formats = dateFormats(model);
+  const formats = columnFormats(model);
   return found.map((row) => clean(row, formats));
 }
 
