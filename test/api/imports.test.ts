@@ -66,6 +66,14 @@ describe('students CSV', () => {
     // Empty cells keep what the school has (the blood group stays O-).
     expect({ name: dev.student_full_name, grade: dev.grade, blood: dev.blood_group }).toEqual({ name: 'Dev Shah', grade: '1', blood: 'O-' });
     expect(await Address.findAll({ where: { owner_type: 'student', owner_id: dev.id }, attributes: ['address', 'city'], raw: true })).toEqual([{ address: '5 Hill St', city: 'Mumbai' }]);
+    // A guardian matched by phone takes the file's new details (the same parent, no new link).
+    const renamed = changed.map((r) => [...r]);
+    renamed[0] = ['IMP-1', 'Asha Rao', 'female', '5', '2016-04-12', 'B+', '98765 00001', 'Ravi K. Rao', 'Meena Rao', 'ravi.rao@example.com', '12 Lake Rd, Flat 4\nNear the temple', 'Pune', 411001, null];
+    const guardian = await post('students', csv(studentHeader, renamed));
+    expect(guardian.status).toBe(201);
+    const ravi = await Parent.findAll({ where: { school_id: a.schoolId, phone_no: '9876500001' }, raw: true });
+    expect(ravi.map((p) => [p.father_name, p.email])).toEqual([['Ravi K. Rao', 'ravi.rao@example.com']]);
+    expect(await Notification.count({ where: { school_id: a.schoolId, channel: 'sms' } })).toBe(2);
   });
 
   it('rejects a file with any invalid row as a whole (422), listing every error by line and field', async () => {
@@ -203,6 +211,12 @@ describe('staff CSV', () => {
     const more = await post('staff', csv(staffHeader, [['Maya Iyer', 'Class Teacher', '9000050001', 'maya@a.example', 'IMP-3']]));
     expect(more.body.data).toMatchObject({ updated: 1 });
     expect(await StaffStudent.count({ where: { school_id: a.schoolId, staff_id: maya!.id } })).toBe(3);
+    // A member matched by phone takes the file's new name, designation and e-mail.
+    const renamed = await post('staff', csv(staffHeader, [['Maya K. Iyer', 'Subject Teacher', '9000050001', 'maya.iyer@a.example', null]]));
+    expect(renamed.status).toBe(201);
+    expect(renamed.body.data).toMatchObject({ updated: 1 });
+    expect(await Staff.findByPk(maya!.id, { attributes: ['name', 'designation', 'email'], raw: true })).toEqual({ name: 'Maya K. Iyer', designation: 'Subject Teacher', email: 'maya.iyer@a.example' });
+    expect((await post('staff', csv(staffHeader, [['Maya Iyer', 'Class Teacher', '9000050001', 'maya@a.example', null]]))).body.data).toMatchObject({ updated: 1 });
     // The staff member's designation rbac applies once they have a PIN.
     const member = await staffMember(a.schoolId);
     expect(member.id).toBeGreaterThan(0);

@@ -142,7 +142,7 @@ export async function applyStaff(
   }
   const changed = plans.filter((p) => p.row && Object.keys(p.change).length);
   for (const batch of chunks(changed)) {
-    await Staff.bulkCreate(batch.map((p) => ({ ...p.row!, school_id: schoolId, ...p.change })), { updateOnDuplicate: ['name', 'designation', 'email', 'updated_at'], transaction });
+    await Staff.bulkCreate(batch.map((p) => ({ ...p.row!, school_id: schoolId, ...p.change })), { updateOnDuplicate: ['name', 'designation', 'email', 'updated_at'], conflictAttributes: ['id'], transaction });
   }
   const links = plans.flatMap((p) => additions(p, p.row?.id).map((student_id) => ({ school_id: schoolId, staff_id: ids.get(p.record.phone_no)!, student_id })));
   for (const batch of chunks(links)) await StaffStudent.bulkCreate(batch, { ignoreDuplicates: true, transaction });

@@ -241,9 +241,11 @@ export async function applyStudents(
     }))) parents.set(p.phone_no, p as ParentRow);
   }
   const knownParents = new Map([...parents.values()].map((p) => [p.id, p]));
+  // Upserts by id name the key they meet: SQLite's ON CONFLICT must name one constraint, and
+  // Sequelize would otherwise list the columns of every unique key of the table.
   for (const batch of chunks([...parentChanges])) {
     await Parent.bulkCreate(batch.map(([id, change]) => ({ ...knownParents.get(id)!, school_id: schoolId, ...change })), {
-      updateOnDuplicate: ['father_name', 'mother_name', 'email', 'updated_at'], transaction,
+      updateOnDuplicate: ['father_name', 'mother_name', 'email', 'updated_at'], conflictAttributes: ['id'], transaction,
     });
   }
 
@@ -264,7 +266,7 @@ export async function applyStudents(
       id: row.id, school_id: schoolId, roll_no: row.roll_no, student_full_name: row.student_full_name, gender: row.gender, grade: row.grade,
       date_of_birth: day(row.date_of_birth), blood_group: row.blood_group, phone_no: row.phone_no, status: row.status, ...change,
       parent_id: record.guardian ? parentOf(record) : row.parent_id,
-    })), { updateOnDuplicate: ['student_full_name', 'gender', 'grade', 'date_of_birth', 'blood_group', 'phone_no', 'parent_id', 'updated_at'], transaction });
+    })), { updateOnDuplicate: ['student_full_name', 'gender', 'grade', 'date_of_birth', 'blood_group', 'phone_no', 'parent_id', 'updated_at'], conflictAttributes: ['id'], transaction });
   }
 
   const addressRows = [...fresh.filter((r) => r.address), ...addressWrites].map((r) => {
@@ -277,7 +279,7 @@ export async function applyStudents(
   });
   for (const batch of chunks(addressRows.filter((a) => !('id' in a)))) await Address.bulkCreate(batch, { transaction });
   for (const batch of chunks(addressRows.filter((a) => 'id' in a))) {
-    await Address.bulkCreate(batch, { updateOnDuplicate: ['address', 'city', 'pincode', 'updated_at'], transaction });
+    await Address.bulkCreate(batch, { updateOnDuplicate: ['address', 'city', 'pincode', 'updated_at'], conflictAttributes: ['id'], transaction });
   }
 
   await applyGroups(schoolId, [...fresh, ...groupWrites].filter((r) => r.groups.length).map((r) => ({ studentId: ids.get(r.roll_no)!, groups: r.groups })), transaction);
