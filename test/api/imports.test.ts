@@ -93,6 +93,19 @@ describe('students CSV', () => {
     expect(await students(a.schoolId)).toEqual(before);
   });
 
+  it('names the line a row starts on in a Windows (CRLF) file whose quoted fields hold line breaks', async () => {
+    const file = [
+      'roll_no,student_full_name,grade,address',
+      'IMP-30,Good,5,"1 Lake Rd\r\nFlat 2"',
+      '',
+      'IMP-31,Bad Grade,13,"2 Hill St\r\nBlock C\r\nPune"',
+      'IMP-32,Also Bad,14,',
+    ].join('\r\n') + '\r\n';
+    const res = await post('students', file);
+    expectError(res, 422, 'UNPROCESSABLE');
+    expect(res.body.error.details.map((e: { line: number; field: string }) => [e.line, e.field])).toEqual([[5, 'grade'], [8, 'grade']]);
+  });
+
   it('names a required column the header lacks, on line 1', async () => {
     const res = await post('students', 'roll_no,name,grade\nIMP-20,Asha,5\n');
     expectError(res, 422, 'UNPROCESSABLE');

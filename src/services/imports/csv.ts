@@ -17,8 +17,12 @@ export interface CsvTable {
   error?: ImportError;
 }
 
-/** Newlines inside a record: the start line is its end line less these. Blank lines skipped before it come first in `raw`. */
-const innerNewlines = (raw: string) => (raw.replace(/^(\r?\n)+/, '').replace(/\r?\n$/, '').match(/\n/g) ?? []).length;
+/** A record's own text: blank lines skipped before it come first in `raw`, and its line break ends it. */
+const recordText = (raw: string) => raw.replace(/^[\r\n]+/, '').replace(/(\r\n|\r|\n)$/, '');
+/** Line breaks inside a record: the start line is its end line less these. */
+const lineBreaks = (text: string) => (text.match(/\r\n|\r|\n/g) ?? []).length;
+/** csv-parse counts a CRLF inside quotes as two lines (one anywhere else): what it counted twice is taken off. */
+const doubleCounted = (text: string) => (text.match(/\r\n/g) ?? []).length;
 
 /**
  * Reads a CSV file as a stream (UTF-8, with or without a byte-order mark; quoted fields may hold
@@ -37,15 +41,19 @@ export async function readCsv(file: string, source: Buffer | Readable): Promise<
   });
   const rows: CsvRow[] = [];
   const input = Buffer.isBuffer(source) ? Readable.from([source]) : source;
+  let overcount = 0;
   try {
     for await (const { record, info, raw } of input.pipe(parser) as AsyncIterable<{ record: Record<string, string>; info: { lines: number }; raw: string }>) {
+      const text = recordText(raw);
+      overcount += doubleCounted(text);
       const values: Record<string, string> = {};
       for (const [key, value] of Object.entries(record)) if (value !== '' && value !== undefined) values[key] = value;
       if (Object.keys(values).length === 0) continue;
-      rows.push({ line: info.lines - innerNewlines(raw), values });
+      rows.push({ line: info.lines - overcount - lineBreaks(text), values });
     }
   } catch (err) {
-    const line = (err as { lines?: number }).lines ?? 1;
+    const reported = (err as { lines?: number }).lines;
+    const line = reported === undefined ? 1 : reported - overcount;
     return { file, columns, rows, error: { file, line, field: 'file', message: `is not readable as CSV: ${(err as Error).message}` } };
   }
   return { file, columns, rows };
