@@ -210,7 +210,7 @@ async function seedActivities(schoolId: string, staff: StaffIds, studentIds: num
       () => Activity.findOne({ where: { school_id: schoolId, title: a.title }, attributes: ['id'], transaction }),
       () => Activity.create(
         { school_id: schoolId, title: a.title, description: a.description, activity_type: a.activity_type, staff_id: a.staff_id, student_id: a.student_id,
-          status: a.status, created_at: daysAgo(a.ago), updated_at: daysAgo(a.ago) },
+          status: a.status, published_at: a.status === 'published' ? daysAgo(a.ago) : null, created_at: daysAgo(a.ago), updated_at: daysAgo(a.ago) },
         { transaction },
       ),
     );
@@ -236,7 +236,7 @@ async function seedNotices(schoolId: string, adminId: number, transaction: Trans
       () => Notice.findOne({ where: { school_id: schoolId, notice_title: n.notice_title }, attributes: ['id'], transaction }),
       () => Notice.create(
         { school_id: schoolId, notice_title: n.notice_title, notice_desc: n.notice_desc, notice_type: n.notice_type, is_important: n.is_important,
-          created_by_type: 'admin', created_by_id: adminId, created_at: daysAgo(n.ago), updated_at: daysAgo(n.ago) },
+          created_by_type: 'admin', created_by_id: adminId, published_at: daysAgo(n.ago), created_at: daysAgo(n.ago), updated_at: daysAgo(n.ago) },
         { transaction },
       ),
     );

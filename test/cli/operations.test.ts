@@ -186,6 +186,12 @@ describe('db seed', () => {
     expect(staff.body.data.staff).toMatchObject({ designation: 'Class Teacher' });
     const parentLoginRes = await t.api.post('/parent-app/parent-auth-verification').send({ phone_no: family.phone_no, pin: family.pin, school_id: a.schoolId });
     expect(parentLoginRes.body.data.children).toHaveLength(2);
+    // The demo's notices and published activities are on the family's board and feed.
+    const token = parentLoginRes.body.data.access_token;
+    expect((await t.api.get('/parent-app/noticeboard').set(bearer(token))).body.data).toHaveLength(4);
+    const feed = (await t.api.get('/parent-app/activities').set(bearer(token))).body.data as Array<{ published_at: string | null }>;
+    expect(feed.length).toBeGreaterThan(0);
+    expect(feed.every((x) => x.published_at !== null)).toBe(true);
   });
 
   it('seeds only the base data without --demo, and refuses an unknown school (1) or a missing --school (2)', async () => {
