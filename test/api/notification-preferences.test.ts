@@ -91,6 +91,7 @@ describe('GET and PUT /parent-app/notification-preferences', () => {
     [{ quiet_hours: { start: '22:00', end: '22:00' } }, 'quiet_hours.end'],
     [{ quiet_hours: { start: '22:00' } }, 'quiet_hours.end'],
     [{ categories: { notices: 'no' } }, 'categories.notices'],
+    [{ categories: { sms: false } }, 'categories'],
   ])('refuses %j with 400 naming %s', async (body, field) => {
     const res = await prefs(body);
     expectError(res, 400, 'BAD_REQUEST');

@@ -10,8 +10,9 @@ import { writeIn } from '../../db.js';
 const clock = () => z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time HH:MM from 00:00 to 23:59');
 
 export const preferencesInput = z.object({
+  // A category that does not exist is a mistake to point out, not a key to drop: nothing would change.
   categories: z
-    .object(Object.fromEntries(notificationCategories.map((c) => [c, z.boolean().optional()])) as Record<NotificationCategory, z.ZodOptional<z.ZodBoolean>>)
+    .strictObject(Object.fromEntries(notificationCategories.map((c) => [c, z.boolean().optional()])) as Record<NotificationCategory, z.ZodOptional<z.ZodBoolean>>)
     .optional()
     .describe('Each category on (true) or off (false); the ones left out keep their value'),
   quiet_hours: z
