@@ -202,7 +202,7 @@ describe('OneRoster', () => {
     full['users.csv'] = full['users.csv']!.replace(',05\n', ',13\n').replace('BAD-OR-2', '');
     const bad = await post('oneroster', await zip(full), {}, b.adminToken, 'application/zip');
     expectError(bad, 422, 'UNPROCESSABLE');
-    expect(bad.body.error.details.map((e: { file: string; line: number; field: string }) => [e.file, e.line, e.field])).toEqual([['users.csv', 2, 'grade'], ['users.csv', 3, 'identifier']]);
+    expect(bad.body.error.details.map((e: { file: string; line: number; field: string }) => [e.file, e.line, e.field])).toEqual([['users.csv', 2, 'grades'], ['users.csv', 3, 'identifier']]);
   });
 });
 

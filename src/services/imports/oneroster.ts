@@ -158,7 +158,7 @@ export async function rosterRecords(files: RosterFiles): Promise<RosterRecords> 
     const birth = demo?.birthdate && z.string().regex(/^\d{4}-\d{2}-\d{2}$/).safeParse(demo.birthdate).success ? demo.birthdate : undefined;
     rollOf.set(v.sourcedid!, v.identifier);
     students.push({
-      file: users.file, line: row.line, roll_no: v.identifier, student_full_name: fullName(v) || v.identifier, grade: gradeOf(gradeCode),
+      file: users.file, line: row.line, roll_no: v.identifier, student_full_name: fullName(v) || v.identifier, grade: gradeOf(gradeCode), gradeColumn: 'grades',
       gender: demo?.sex ? genders[demo.sex.toLowerCase()] : undefined, date_of_birth: birth, guardian, groups: groupsOf.get(v.sourcedid!) ?? [],
     });
   }

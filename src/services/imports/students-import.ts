@@ -28,6 +28,8 @@ export interface StudentRecord {
   student_full_name: string;
   gender?: string;
   grade: string;
+  /** The file's column the grade came from, which its error names: `grade` unless said (OneRoster's `grades`). */
+  gradeColumn?: string;
   date_of_birth?: string;
   blood_group?: string;
   guardian?: { phone_no: string; father_name?: string; mother_name?: string; email?: string };
@@ -111,7 +113,7 @@ export async function checkStudents(schoolId: string, records: StudentRecord[], 
     }
     seen.set(r.roll_no, r.line);
     if (!grades.has(r.grade)) {
-      errors.push({ ...at(r), field: 'grade', message: `"${r.grade}" is not one of the school's grades` });
+      errors.push({ ...at(r), field: r.gradeColumn ?? 'grade', message: `"${r.grade}" is not one of the school's grades` });
       continue;
     }
     valid.push(r);
