@@ -1171,7 +1171,7 @@ export interface paths {
         put?: never;
         /**
          * Add a staff member (admin)
-         * @description Phone and email are unique within the school (409); the same phone may work at another school.
+         * @description Phone and email are unique within the school (409); the same phone may work at another school. `designation` must name one of the school's designations (400 naming it otherwise), or be null.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -1198,7 +1198,7 @@ export interface paths {
         get: operations["getWebAppStaffId"];
         /**
          * Change a staff member (admin)
-         * @description Only the fields sent change. A phone or e-mail another staff member of the school has answers 409.
+         * @description Only the fields sent change. An unknown or another school's staff member answers 404 whatever the body. A phone or e-mail another staff member of the school has answers 409.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -7004,7 +7004,7 @@ export interface operations {
                  */
                 "application/json": {
                     name: string;
-                    /** @description The name of one of the school's designations; its rbac is the base of the staff member's */
+                    /** @description The name of one of the school's designations (matched without case, stored in its spelling; another name: 400), or null for none; its rbac is the base of the staff member's */
                     designation?: string | null;
                     phone_no: string;
                     email?: string | null;
@@ -7115,6 +7115,14 @@ export interface operations {
                      *           "attendance": "none",
                      *           "diary": "none"
                      *         },
+                     *         "permissions": [
+                     *           {
+                     *             "feature": "activities",
+                     *             "level": "none",
+                     *             "from": "own",
+                     *             "designation": "Class Teacher"
+                     *           }
+                     *         ],
                      *         "addresses": [
                      *           {
                      *             "id": 1,
@@ -7178,6 +7186,16 @@ export interface operations {
                             } & {
                                 [key: string]: "none" | "view" | "create" | "manage";
                             };
+                            /** @description effective_rbac feature by feature, with where each level comes from */
+                            permissions: {
+                                /** @enum {string} */
+                                feature: "activities" | "noticeboard" | "students" | "write_to" | "attendance" | "diary";
+                                /** @enum {string} */
+                                level: "none" | "view" | "create" | "manage";
+                                /** @description own: the staff member's own rbac; designation: the one named; null: neither names the feature */
+                                from: ("own" | "designation") | null;
+                                designation: string | null;
+                            }[];
                             addresses: {
                                 id: number;
                                 address_type: string;
@@ -7221,7 +7239,7 @@ export interface operations {
                  */
                 "application/json": {
                     name?: string;
-                    /** @description The name of one of the school's designations; its rbac is the base of the staff member's */
+                    /** @description The name of one of the school's designations (matched without case, stored in its spelling; another name: 400), or null for none; its rbac is the base of the staff member's */
                     designation?: string | null;
                     phone_no?: string;
                     email?: string | null;
@@ -7291,6 +7309,14 @@ export interface operations {
                      *           "attendance": "none",
                      *           "diary": "none"
                      *         },
+                     *         "permissions": [
+                     *           {
+                     *             "feature": "activities",
+                     *             "level": "none",
+                     *             "from": "own",
+                     *             "designation": "Class Teacher"
+                     *           }
+                     *         ],
                      *         "addresses": [
                      *           {
                      *             "id": 1,
@@ -7354,6 +7380,16 @@ export interface operations {
                             } & {
                                 [key: string]: "none" | "view" | "create" | "manage";
                             };
+                            /** @description effective_rbac feature by feature, with where each level comes from */
+                            permissions: {
+                                /** @enum {string} */
+                                feature: "activities" | "noticeboard" | "students" | "write_to" | "attendance" | "diary";
+                                /** @enum {string} */
+                                level: "none" | "view" | "create" | "manage";
+                                /** @description own: the staff member's own rbac; designation: the one named; null: neither names the feature */
+                                from: ("own" | "designation") | null;
+                                designation: string | null;
+                            }[];
                             addresses: {
                                 id: number;
                                 address_type: string;
