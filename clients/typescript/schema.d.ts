@@ -1762,6 +1762,56 @@ export interface paths {
         patch: operations["patchWebAppUpdateStudent"];
         trace?: never;
     };
+    "/web-app/parents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One parent with their children (super_admin, admin)
+         * @description Another school's parent answers 404.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        get: operations["getWebAppParentsId"];
+        /**
+         * Change a parent's names, e-mail or phone (super_admin, admin)
+         * @description Only the fields sent change. A phone another parent of the school has answers 409 naming `phone_no`; the children's `phone_no` follow a new one. The parent's PIN and sessions stay. An unknown or another school's parent answers 404 whatever the body.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        put: operations["putWebAppParentsId"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web-app/parents/{id}/reset-pin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a parent's PIN (super_admin, admin)
+         * @description Ends every session of the parent and lifts a login lock-out on their phone; recorded as `pin.reset`.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        post: operations["postWebAppParentsIdResetPin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web-app/students/{id}/export": {
         parameters: {
             query?: never;
@@ -10068,6 +10118,230 @@ export interface operations {
             400: components["responses"]["E400"];
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getWebAppParentsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 7,
+                     *         "father_name": "Ravi Rao",
+                     *         "mother_name": "Meena Rao",
+                     *         "phone_no": "9876543210",
+                     *         "email": "ravi@example.com",
+                     *         "has_pin": true,
+                     *         "children": [
+                     *           {
+                     *             "id": 12,
+                     *             "student_full_name": "Asha Rao",
+                     *             "roll_no": "42",
+                     *             "grade": "5",
+                     *             "status": "active"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            father_name: string | null;
+                            mother_name: string | null;
+                            phone_no: string;
+                            email: string | null;
+                            /** @description Whether the parent has set a PIN (or had one set) and can sign in */
+                            has_pin: boolean;
+                            /** @description Every student linked to the parent, archived ones too, by id */
+                            children: {
+                                id: number;
+                                student_full_name: string;
+                                roll_no: string;
+                                grade: string;
+                                /** @enum {string} */
+                                status: "registered" | "active" | "inactive" | "archived";
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    putWebAppParentsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "phone_no": "9876543299",
+                 *       "email": "ravi.rao@example.com"
+                 *     }
+                 */
+                "application/json": {
+                    father_name?: string | null;
+                    mother_name?: string | null;
+                    email?: string | null;
+                    /** @description Unique among the school's parents (409); the children's phone_no follow it */
+                    phone_no?: string;
+                    school_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Parent updated",
+                     *       "data": {
+                     *         "id": 7,
+                     *         "father_name": "Ravi Rao",
+                     *         "mother_name": "Meena Rao",
+                     *         "phone_no": "9876543299",
+                     *         "email": "ravi@example.com",
+                     *         "has_pin": true,
+                     *         "children": [
+                     *           {
+                     *             "id": 12,
+                     *             "student_full_name": "Asha Rao",
+                     *             "roll_no": "42",
+                     *             "grade": "5",
+                     *             "status": "active"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            father_name: string | null;
+                            mother_name: string | null;
+                            phone_no: string;
+                            email: string | null;
+                            /** @description Whether the parent has set a PIN (or had one set) and can sign in */
+                            has_pin: boolean;
+                            /** @description Every student linked to the parent, archived ones too, by id */
+                            children: {
+                                id: number;
+                                student_full_name: string;
+                                roll_no: string;
+                                grade: string;
+                                /** @enum {string} */
+                                status: "registered" | "active" | "inactive" | "archived";
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+        };
+    };
+    postWebAppParentsIdResetPin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "pin": "482913"
+                 *     }
+                 */
+                "application/json": {
+                    school_id?: string;
+                    pin: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "PIN reset; every session of this parent has ended",
+                     *       "data": {
+                     *         "parent_id": 7
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            parent_id: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
         };

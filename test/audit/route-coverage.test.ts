@@ -106,6 +106,11 @@ const calls: Array<[string, Call]> = [
   ['PATCH /web-app/update-student', () =>
     t.api.patch('/web-app/update-student').send({ school_id: a.schoolId, admission_token: s.admissionToken, section: 'addresses', data: [{ address_type: 'current', address: '14 Lake Rd', city: 'Pune', pincode: 411001 }] })],
   ['POST /parent-app/set-pin', () => t.api.post('/parent-app/set-pin').send({ token: s.setupToken, pin: '482913' })],
+  ['PUT /web-app/parents/{id}', async () => {
+    s.officeParent = (await parent(t.ctx, a.schoolId)).id;
+    return web().put(`/web-app/parents/${s.officeParent}`, { mother_name: 'Meena Rao' });
+  }],
+  ['POST /web-app/parents/{id}/reset-pin', () => web().post(`/web-app/parents/${s.officeParent}/reset-pin`, { pin: '864213' })],
   ['POST /web-app/students', () => web().post('/web-app/students', {
     student: { student_full_name: 'Kiran Shah', grade: '6' }, parent: { father_name: 'Dev Shah', phone_no: uniquePhone() }, addresses: [],
   })],
