@@ -33,6 +33,7 @@ beforeAll(async () => {
   parentToken = await parentLogin(t, p.phone, p.pin, a.schoolId);
   s.parentPin = p.pin;
   s.staffPhone = m.phone;
+  s.staffId = m.id;
   s.staffPin = m.pin;
 });
 afterAll(async () => t.close());
@@ -137,6 +138,8 @@ const calls: Array<[string, Call]> = [
   ['POST /parent-app/write-to', async () => keep('thread', await web(parentToken).post('/parent-app/write-to', { student_id: s.child, type: 'query', message: 'When is the trip?' }))],
   ['POST /parent-app/write-to/{id}/reply', () => web(parentToken).post(`/parent-app/write-to/${s.thread}/reply`, { message: 'And what to bring?' })],
   ['POST /teachers-app/write-to/{id}/reply', () => web(teacher).post(`/teachers-app/write-to/${s.thread}/reply`, { school_id: a.schoolId, message: 'Friday; a water bottle.' })],
+  ['POST /web-app/write-to/{id}/reply', () => web().post(`/web-app/write-to/${s.thread}/reply`, { message: 'The office will call you.' })],
+  ['PUT /web-app/write-to/{id}', () => web().put(`/web-app/write-to/${s.thread}`, { assigned_staff_id: s.staffId })],
   ['PUT /teachers-app/write-to/{id}', () => web(teacher).put(`/teachers-app/write-to/${s.thread}`, { school_id: a.schoolId, status: 'resolved' })],
   ['DELETE /teachers-app/activities/{id}', () => web(teacher).delete(`/teachers-app/activities/${s.activity}?school_id=${a.schoolId}`)],
   ['DELETE /web-app/noticeboard/{id}', () => web().delete(`/web-app/noticeboard/${s.notice}?school_id=${a.schoolId}`)],

@@ -50,6 +50,7 @@ const idBySegment: Record<string, () => number> = {
   grades: () => A.grade,
   groups: () => A.group,
   webhooks: () => A.webhook,
+  parents: () => A.parent,
 };
 
 /** A's ids put into any body or query field that names a record. */
@@ -224,7 +225,7 @@ describe('tenant isolation matrix', () => {
       const res = await t.api.get(route.path).query(query).set(bearer(await token('A', appOf[route.app!]!)));
       if (JSON.stringify(res.body).includes(MARK)) seen.add(route.path);
     }
-    expect([...seen]).toEqual(expect.arrayContaining(['/parent-app/activities', '/parent-app/noticeboard', '/web-app/students', '/web-app/staff', '/teachers-app/write-to']));
+    expect([...seen]).toEqual(expect.arrayContaining(['/parent-app/activities', '/parent-app/noticeboard', '/web-app/students', '/web-app/staff', '/teachers-app/write-to', '/web-app/write-to']));
   }, 300_000);
 
   it("leaves every row of school A as it was", async () => {
