@@ -1171,7 +1171,7 @@ export interface paths {
         put?: never;
         /**
          * Add a staff member (admin)
-         * @description Phone and email are unique within the school (409); the same phone may work at another school.
+         * @description Phone and email are unique within the school (409); the same phone may work at another school. `designation` must name one of the school's designations (400 naming it otherwise), or be null.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -1198,7 +1198,7 @@ export interface paths {
         get: operations["getWebAppStaffId"];
         /**
          * Change a staff member (admin)
-         * @description Only the fields sent change. A phone or e-mail another staff member of the school has answers 409.
+         * @description Only the fields sent change. An unknown or another school's staff member answers 404 whatever the body. A phone or e-mail another staff member of the school has answers 409.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -1541,7 +1541,13 @@ export interface paths {
          */
         get: operations["getWebAppStudents"];
         put?: never;
-        post?: never;
+        /**
+         * Add a student with their guardian (super_admin, admin)
+         * @description The admission form's body, its `school_id` optional (another school's: 403), with `student.status` `active` (default) or `registered`, through the admission's validation, all or nothing: a bad field is 400 naming it (`student.grade`, `parent.phone_no`, ...), a taken roll number 409. A phone that has a parent in the school links the student to them (their PIN kept); a new one creates the parent without a PIN and sends the PIN set-up link by SMS, answered once here as `pin_setup`. No admission record, token or `admission.submitted` event.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        post: operations["postWebAppStudents"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7004,7 +7010,7 @@ export interface operations {
                  */
                 "application/json": {
                     name: string;
-                    /** @description The name of one of the school's designations; its rbac is the base of the staff member's */
+                    /** @description The name of one of the school's designations (matched without case, stored in its spelling; another name: 400), or null for none; its rbac is the base of the staff member's */
                     designation?: string | null;
                     phone_no: string;
                     email?: string | null;
@@ -7115,6 +7121,14 @@ export interface operations {
                      *           "attendance": "none",
                      *           "diary": "none"
                      *         },
+                     *         "permissions": [
+                     *           {
+                     *             "feature": "activities",
+                     *             "level": "none",
+                     *             "from": "own",
+                     *             "designation": "Class Teacher"
+                     *           }
+                     *         ],
                      *         "addresses": [
                      *           {
                      *             "id": 1,
@@ -7178,6 +7192,16 @@ export interface operations {
                             } & {
                                 [key: string]: "none" | "view" | "create" | "manage";
                             };
+                            /** @description effective_rbac feature by feature, with where each level comes from */
+                            permissions: {
+                                /** @enum {string} */
+                                feature: "activities" | "noticeboard" | "students" | "write_to" | "attendance" | "diary";
+                                /** @enum {string} */
+                                level: "none" | "view" | "create" | "manage";
+                                /** @description own: the staff member's own rbac; designation: the one named; null: neither names the feature */
+                                from: ("own" | "designation") | null;
+                                designation: string | null;
+                            }[];
                             addresses: {
                                 id: number;
                                 address_type: string;
@@ -7221,7 +7245,7 @@ export interface operations {
                  */
                 "application/json": {
                     name?: string;
-                    /** @description The name of one of the school's designations; its rbac is the base of the staff member's */
+                    /** @description The name of one of the school's designations (matched without case, stored in its spelling; another name: 400), or null for none; its rbac is the base of the staff member's */
                     designation?: string | null;
                     phone_no?: string;
                     email?: string | null;
@@ -7291,6 +7315,14 @@ export interface operations {
                      *           "attendance": "none",
                      *           "diary": "none"
                      *         },
+                     *         "permissions": [
+                     *           {
+                     *             "feature": "activities",
+                     *             "level": "none",
+                     *             "from": "own",
+                     *             "designation": "Class Teacher"
+                     *           }
+                     *         ],
                      *         "addresses": [
                      *           {
                      *             "id": 1,
@@ -7354,6 +7386,16 @@ export interface operations {
                             } & {
                                 [key: string]: "none" | "view" | "create" | "manage";
                             };
+                            /** @description effective_rbac feature by feature, with where each level comes from */
+                            permissions: {
+                                /** @enum {string} */
+                                feature: "activities" | "noticeboard" | "students" | "write_to" | "attendance" | "diary";
+                                /** @enum {string} */
+                                level: "none" | "view" | "create" | "manage";
+                                /** @description own: the staff member's own rbac; designation: the one named; null: neither names the feature */
+                                from: ("own" | "designation") | null;
+                                designation: string | null;
+                            }[];
                             addresses: {
                                 id: number;
                                 address_type: string;
@@ -8888,6 +8930,131 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+        };
+    };
+    postWebAppStudents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "student": {
+                 *         "student_full_name": "Asha Rao",
+                 *         "gender": "female",
+                 *         "grade": "5",
+                 *         "date_of_birth": "2016-04-12",
+                 *         "blood_group": "B+",
+                 *         "roll_no": null,
+                 *         "status": "active"
+                 *       },
+                 *       "parent": {
+                 *         "father_name": "Ravi Rao",
+                 *         "mother_name": "Meena Rao",
+                 *         "phone_no": "9876543210",
+                 *         "email": "ravi@example.com"
+                 *       },
+                 *       "addresses": [
+                 *         {
+                 *           "address_type": "current",
+                 *           "address": "12 Lake Rd",
+                 *           "city": "Pune",
+                 *           "pincode": 411001
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The caller's school; another school's answers 403 */
+                    school_id?: string;
+                    student: {
+                        student_full_name: string;
+                        gender?: string | null;
+                        /** @description One of the school's grades */
+                        grade: string;
+                        date_of_birth?: string | null;
+                        blood_group?: string | null;
+                        /** @description Unique in the school; the next free number when not given */
+                        roll_no?: (string | number) | null;
+                        /**
+                         * @description active (default) or registered
+                         * @default active
+                         * @enum {string}
+                         */
+                        status?: "active" | "registered";
+                    };
+                    parent: {
+                        father_name?: string | null;
+                        mother_name?: string | null;
+                        /** @description Links the child to the parent of this phone in the school, created when there is none */
+                        phone_no: string;
+                        email?: string | null;
+                    };
+                    /** @default [] */
+                    addresses?: {
+                        /** @default current */
+                        address_type?: string;
+                        address: string;
+                        city?: string | null;
+                        pincode?: number | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Student added",
+                     *       "data": {
+                     *         "student_id": 12,
+                     *         "parent_id": 7,
+                     *         "roll_no": "42",
+                     *         "status": "active",
+                     *         "pin_setup": {
+                     *           "url": "https://school.example/set-pin?token=greenwood.q9X…",
+                     *           "expires_at": "2026-11-29T09:30:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            student_id: number;
+                            parent_id: number;
+                            roll_no: string;
+                            /** @enum {string} */
+                            status: "active" | "registered";
+                            /** @description Only for a new parent: their one-time PIN set-up link */
+                            pin_setup?: {
+                                url: string;
+                                /** @description ISO 8601 timestamp in UTC */
+                                expires_at: string;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
         };
     };

@@ -106,6 +106,9 @@ const calls: Array<[string, Call]> = [
   ['PATCH /web-app/update-student', () =>
     t.api.patch('/web-app/update-student').send({ school_id: a.schoolId, admission_token: s.admissionToken, section: 'addresses', data: [{ address_type: 'current', address: '14 Lake Rd', city: 'Pune', pincode: 411001 }] })],
   ['POST /parent-app/set-pin', () => t.api.post('/parent-app/set-pin').send({ token: s.setupToken, pin: '482913' })],
+  ['POST /web-app/students', () => web().post('/web-app/students', {
+    student: { student_full_name: 'Kiran Shah', grade: '6' }, parent: { father_name: 'Dev Shah', phone_no: uniquePhone() }, addresses: [],
+  })],
   ['POST /web-app/noticeboard', async () => keep('notice', await web().post('/web-app/noticeboard', { school_id: a.schoolId, notice_title: 'Closed on Friday', notice_type: 'holiday' }))],
   ['PUT /web-app/noticeboard/{id}', () => web().put(`/web-app/noticeboard/${s.notice}`, { is_important: true })],
   ['POST /web-app/noticeboard/{id}/remind', () => web().post(`/web-app/noticeboard/${s.notice}/remind`)],
