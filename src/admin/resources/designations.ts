@@ -13,7 +13,7 @@ export function designationsResource(ctx: AppContext): ResourceWithOptions {
     options: {
       navigation: menu.staff,
       sort: { sortBy: 'name', direction: 'asc' },
-      listProperties: ['id', 'name', 'created_at'],
+      listProperties: ['name', 'created_at'],
       filterProperties: ['name'],
       showProperties: ['school_id', 'id', 'name', 'rbac', 'created_at', 'updated_at'],
       editProperties: ['school_id', 'name', 'rbac'],

@@ -13,7 +13,7 @@ export function groupsResource(ctx: AppContext): ResourceWithOptions {
     options: {
       navigation: menu.people,
       sort: { sortBy: 'name', direction: 'asc' },
-      listProperties: ['id', 'name', 'description', 'created_at'],
+      listProperties: ['name', 'description', 'created_at'],
       filterProperties: ['name', 'deleted_key', 'created_at'],
       showProperties: ['school_id', 'id', 'name', 'description', 'created_at', 'updated_at'],
       editProperties: ['name', 'description'],

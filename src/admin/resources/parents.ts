@@ -8,11 +8,11 @@ import { testPushAction } from './test-push-action.js';
 
 export function parentsResource(ctx: AppContext): ResourceWithOptions {
   return defineResource(ctx, {
-    model: Parent, scope: { schoolColumn: 'school_id', secret: ['pin_hash', 'pin_setup_token_hash'] }, access: roleAccess.school,
+    model: Parent, scope: { schoolColumn: 'school_id', secret: ['pin_hash', 'pin_setup_token_hash'], quickSearch: ['father_name', 'mother_name', 'phone_no', 'email'] }, access: roleAccess.school,
     options: {
       navigation: menu.people,
       sort: { sortBy: 'father_name', direction: 'asc' },
-      listProperties: ['id', 'father_name', 'mother_name', 'phone_no', 'email'],
+      listProperties: ['father_name', 'mother_name', 'phone_no', 'email'],
       filterProperties: ['father_name', 'mother_name', 'phone_no', 'email', 'created_at'],
       showProperties: ['school_id', 'id', 'father_name', 'mother_name', 'phone_no', 'email', 'pin_setup_expires_at', 'created_at', 'updated_at'],
       properties: { father_name: { isTitle: true } },

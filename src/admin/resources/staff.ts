@@ -4,29 +4,31 @@ import { Staff } from '../../models/index.js';
 import { createStaff, resetStaffPin, updateStaff } from '../../services/staff/staff.js';
 import { roleAccess } from '../access.js';
 import { recordAction } from '../actions.js';
+import { staffStatusLabels } from '../labels/codes.js';
 import { defineResource } from './define.js';
 import { importAction } from './import-action.js';
 import { menu } from './menu.js';
-import { newPin } from './pins.js';
-import { choices } from './properties.js';
+import { pinResetAction } from './pin-reset-action.js';
+import { status } from './properties.js';
 import { rbacProperties } from './rbac-fields.js';
 import { testPushAction } from './test-push-action.js';
 
 export function staffResource(ctx: AppContext): ResourceWithOptions {
   const access = roleAccess.school;
   return defineResource(ctx, {
-    model: Staff, scope: { schoolColumn: 'school_id', secret: ['pin_hash'] }, access,
+    model: Staff, scope: { schoolColumn: 'school_id', secret: ['pin_hash'], quickSearch: ['name', 'phone_no', 'email'] }, access,
     options: {
       navigation: menu.staff,
       sort: { sortBy: 'name', direction: 'asc' },
-      listProperties: ['id', 'name', 'designation', 'phone_no', 'email', 'status'],
+      listProperties: ['name', 'designation', 'phone_no', 'email', 'status'],
       filterProperties: ['name', 'designation', 'phone_no', 'email', 'status'],
-      showProperties: ['school_id', 'id', 'name', 'designation', 'phone_no', 'email', 'status', 'rbac', 'created_at', 'updated_at'],
+      showProperties: ['school_id', 'id', 'name', 'designation', 'phone_no', 'email', 'status', 'created_at', 'updated_at'],
       editProperties: ['school_id', 'name', 'designation', 'phone_no', 'email', 'rbac'],
       properties: {
         name: { isTitle: true },
-        status: { type: 'number', availableValues: choices([1, 0], { 1: 'active', 0: 'archived' }), isVisible: { list: true, filter: true, show: true, edit: false } },
-        ...rbacProperties('Own permissions (over the designation)'),
+        designation: { components: { edit: 'DesignationSelect', filter: 'DesignationSelect' }, description: "One of the school's designations: its permissions are the staff member's base" },
+        status: { type: 'number', ...status([1, 0], staffStatusLabels, { 1: 'green', 0: 'grey' }), isVisible: { list: true, filter: true, show: true, edit: false } },
+        ...rbacProperties('Own permissions, over the designation\'s: leave a feature empty to keep the designation\'s level'),
       },
     },
     services: {
@@ -46,14 +48,10 @@ export function staffResource(ctx: AppContext): ResourceWithOptions {
         icon: 'RotateCcw', allowed: () => true, appliesTo: (r) => Number(r.params.status) === 0,
         perform: (p, r) => setStaffStatus(ctx, p, r, 'active'),
       }),
-      resetPin: recordAction(access, {
-        icon: 'Key', variant: 'danger', allowed: () => true,
-        guard: 'Set a new PIN for this staff member? They are signed out of every device.',
-        perform: async (p, r) => {
-          const pin = newPin();
-          await resetStaffPin(ctx, p, Number(r.id()), pin);
-          return { message: `New PIN for ${r.params.name}: ${pin}. Give it to them now; it is not shown again.`, type: 'info' };
-        },
+      resetPin: pinResetAction(access, {
+        owner: (r) => String(r.params.name),
+        intro: 'Set a new PIN for this staff member. They are signed out of every device at once and sign in again with the new PIN.',
+        reset: (p, r, pin) => resetStaffPin(ctx, p, Number(r.id()), pin),
       }),
       testPush: testPushAction(ctx, access, (r) => ({ staff_id: Number(r.id()) })),
     },

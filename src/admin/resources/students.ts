@@ -9,23 +9,24 @@ import { recordAction } from '../actions.js';
 import { defineResource } from './define.js';
 import { importAction } from './import-action.js';
 import { menu } from './menu.js';
-import { newPin } from './pins.js';
+import { pinResetAction } from './pin-reset-action.js';
 import { privacyActions } from './privacy-actions.js';
-import { choices, readOnly, ref } from './properties.js';
+import { studentStatusLabels } from '../labels/codes.js';
+import { readOnly, ref, status } from './properties.js';
 
 export function studentsResource(ctx: AppContext): ResourceWithOptions {
   return defineResource(ctx, {
-    model: Student, scope: { schoolColumn: 'school_id' }, access: roleAccess.school,
+    model: Student, scope: { schoolColumn: 'school_id', quickSearch: ['student_full_name', 'roll_no', 'phone_no'] }, access: roleAccess.school,
     options: {
       navigation: menu.people,
       sort: { sortBy: 'student_full_name', direction: 'asc' },
-      listProperties: ['id', 'student_full_name', 'roll_no', 'grade', 'status', 'phone_no'],
+      listProperties: ['student_full_name', 'roll_no', 'grade', 'status', 'parent_id', 'phone_no'],
       filterProperties: ['student_full_name', 'roll_no', 'grade', 'status', 'parent_id', 'phone_no', 'created_at'],
       showProperties: ['school_id', 'id', 'student_full_name', 'roll_no', 'grade', 'status', 'gender', 'date_of_birth', 'blood_group', 'phone_no', 'parent_id', 'created_at', 'updated_at'],
       editProperties: ['student_full_name', 'roll_no', 'grade', 'status', 'gender', 'date_of_birth', 'blood_group', 'phone_no'],
       properties: {
         student_full_name: { isTitle: true },
-        status: { availableValues: choices(studentStatuses) },
+        status: status(studentStatuses, studentStatusLabels),
         parent_id: ref('parents', readOnly),
       },
     },
@@ -52,14 +53,11 @@ export function studentsResource(ctx: AppContext): ResourceWithOptions {
           return { message: `${r.params.student_full_name} restored (now inactive)` };
         },
       }),
-      resetParentPin: recordAction(roleAccess.school, {
-        icon: 'Key', variant: 'danger', allowed: () => true, appliesTo: (r) => r.params.parent_id != null,
-        guard: "Set a new PIN for this student's parent? Every device the parent is signed in on is signed out.",
-        perform: async (p, r) => {
-          const pin = newPin();
-          await resetParentPin(ctx, p, Number(r.id()), pin);
-          return { message: `New parent PIN for ${r.params.student_full_name}: ${pin}. Give it to the parent now; it is not shown again.`, type: 'info' };
-        },
+      resetParentPin: pinResetAction(roleAccess.school, {
+        owner: (r) => `the parent of ${r.params.student_full_name}`,
+        intro: "Set a new PIN for this student's parent. Every device the parent is signed in on is signed out at once.",
+        appliesTo: (r) => r.params.parent_id != null,
+        reset: (p, r, pin) => resetParentPin(ctx, p, Number(r.id()), pin),
       }),
     },
   });

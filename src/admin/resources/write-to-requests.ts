@@ -8,7 +8,8 @@ import { recordAction } from '../actions.js';
 import type { ConsoleAdmin } from '../auth.js';
 import { defineResource } from './define.js';
 import { menu } from './menu.js';
-import { choices, readOnly, ref, textarea } from './properties.js';
+import { writeToStatusLabels, writeToTypeLabels } from '../labels/codes.js';
+import { coded, readOnly, ref, status, textarea } from './properties.js';
 
 export function writeToRequestsResource(ctx: AppContext): ResourceWithOptions {
   return defineResource(ctx, {
@@ -16,7 +17,7 @@ export function writeToRequestsResource(ctx: AppContext): ResourceWithOptions {
     options: {
       navigation: menu.communication,
       sort: { sortBy: 'created_at', direction: 'desc' },
-      listProperties: ['id', 'subject', 'type', 'status', 'student_id', 'assigned_staff_id', 'replies_count', 'created_at'],
+      listProperties: ['subject', 'type', 'status', 'parent_id', 'student_id', 'assigned_staff_id', 'replies_count', 'created_at'],
       filterProperties: ['subject', 'type', 'status', 'parent_id', 'student_id', 'assigned_staff_id', 'created_at'],
       showProperties: [
         'school_id', 'id', 'subject', 'type', 'status', 'parent_id', 'student_id', 'assigned_staff_id', 'leave_from', 'leave_to', 'message',
@@ -24,8 +25,8 @@ export function writeToRequestsResource(ctx: AppContext): ResourceWithOptions {
       ],
       properties: {
         subject: { isTitle: true },
-        type: { availableValues: choices(writeToTypes) },
-        status: { availableValues: choices(writeToStatuses) },
+        type: coded(writeToTypes, writeToTypeLabels),
+        status: status(writeToStatuses, writeToStatusLabels),
         parent_id: ref('parents'),
         student_id: ref('students'),
         assigned_staff_id: ref('staff'),
