@@ -1108,7 +1108,7 @@ export interface paths {
         get: operations["getTeachersAppWriteToId"];
         /**
          * Resolve or assign a request
-         * @description Resolving needs write_to.manage or being the assigned staff, and marks a leave's dates excused where no mark exists; assigning needs write_to.manage.
+         * @description Resolving needs write_to.manage or being the assigned staff; assigning needs write_to.manage. Resolving marks a leave's dates excused where no mark exists; a resolved or archived request answers 409. An unknown or another school's request answers 404 whatever the body.
          *
          *     **Access:** a staff token from `POST /teachers-app/teacher-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -1131,7 +1131,7 @@ export interface paths {
         put?: never;
         /**
          * Reply to a request in the caller's queue
-         * @description The first staff reply moves an open request to in_progress; the parent is notified. An archived request answers 409.
+         * @description The first reply from the school (staff or admin) moves an open request to in_progress; the parent is notified. An archived request answers 409.
          *
          *     **Access:** a staff token from `POST /teachers-app/teacher-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -1353,7 +1353,7 @@ export interface paths {
         put?: never;
         /**
          * Add a staff member (admin)
-         * @description Phone and email are unique within the school (409); the same phone may work at another school.
+         * @description Phone and email are unique within the school (409); the same phone may work at another school. `designation` must name one of the school's designations (400 naming it otherwise), or be null.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -1380,7 +1380,7 @@ export interface paths {
         get: operations["getWebAppStaffId"];
         /**
          * Change a staff member (admin)
-         * @description Only the fields sent change. A phone or e-mail another staff member of the school has answers 409.
+         * @description Only the fields sent change. An unknown or another school's staff member answers 404 whatever the body. A phone or e-mail another staff member of the school has answers 409.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -1789,7 +1789,13 @@ export interface paths {
          */
         get: operations["getWebAppStudents"];
         put?: never;
-        post?: never;
+        /**
+         * Add a student with their guardian (super_admin, admin)
+         * @description The admission form's body, its `school_id` optional (another school's: 403), with `student.status` `active` (default) or `registered`, through the admission's validation, all or nothing: a bad field is 400 naming it (`student.grade`, `parent.phone_no`, ...), a taken roll number 409. A phone that has a parent in the school links the student to them (their PIN kept); a new one creates the parent without a PIN and sends the PIN set-up link by SMS, answered once here as `pin_setup`. No admission record, token or `admission.submitted` event.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        post: operations["postWebAppStudents"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2004,6 +2010,56 @@ export interface paths {
         patch: operations["patchWebAppUpdateStudent"];
         trace?: never;
     };
+    "/web-app/parents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One parent with their children (super_admin, admin)
+         * @description Another school's parent answers 404.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        get: operations["getWebAppParentsId"];
+        /**
+         * Change a parent's names, e-mail or phone (super_admin, admin)
+         * @description Only the fields sent change. A phone another parent of the school has answers 409 naming `phone_no`; the children's `phone_no` follow a new one. The parent's PIN and sessions stay. An unknown or another school's parent answers 404 whatever the body.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        put: operations["putWebAppParentsId"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web-app/parents/{id}/reset-pin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a parent's PIN (super_admin, admin)
+         * @description Ends every session of the parent and lifts a login lock-out on their phone; recorded as `pin.reset`.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        post: operations["postWebAppParentsIdResetPin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web-app/students/{id}/export": {
         parameters: {
             query?: never;
@@ -2170,6 +2226,76 @@ export interface paths {
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
         post: operations["postWebAppImports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web-app/write-to": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The school's queue (super_admin, admin)
+         * @description Every request of the school, with the student's and the parent's names. Newest first; `X-Total-Count` carries the total. Archived requests only with status=archived.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        get: operations["getWebAppWriteTo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web-app/write-to/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A request in the caller's queue with its replies, oldest first
+         * @description **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        get: operations["getWebAppWriteToId"];
+        /**
+         * Resolve or assign a request
+         * @description `status: "resolved"` resolves it; `assigned_staff_id` assigns it to an active staff member of the school (null unassigns). Resolving marks a leave's dates excused where no mark exists; a resolved or archived request answers 409. An unknown or another school's request answers 404 whatever the body.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        put: operations["putWebAppWriteToId"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web-app/write-to/{id}/reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reply to a request in the caller's queue
+         * @description The first reply from the school (staff or admin) moves an open request to in_progress; the parent is notified. An archived request answers 409. The reply has `author_type` admin and the admin user's id and name.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        post: operations["postWebAppWriteToIdReply"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5175,7 +5301,8 @@ export interface operations {
                                 id: number;
                                 write_to_id: number;
                                 /** @enum {string} */
-                                author_type: "parent" | "staff";
+                                author_type: "parent" | "staff" | "admin";
+                                /** @description The parent's, staff member's or admin user's id */
                                 author_id: number;
                                 author_name: string | null;
                                 message: string;
@@ -5245,7 +5372,8 @@ export interface operations {
                             id: number;
                             write_to_id: number;
                             /** @enum {string} */
-                            author_type: "parent" | "staff";
+                            author_type: "parent" | "staff" | "admin";
+                            /** @description The parent's, staff member's or admin user's id */
                             author_id: number;
                             author_name: string | null;
                             message: string;
@@ -8173,7 +8301,8 @@ export interface operations {
                                 id: number;
                                 write_to_id: number;
                                 /** @enum {string} */
-                                author_type: "parent" | "staff";
+                                author_type: "parent" | "staff" | "admin";
+                                /** @description The parent's, staff member's or admin user's id */
                                 author_id: number;
                                 author_name: string | null;
                                 message: string;
@@ -8338,7 +8467,8 @@ export interface operations {
                             id: number;
                             write_to_id: number;
                             /** @enum {string} */
-                            author_type: "parent" | "staff";
+                            author_type: "parent" | "staff" | "admin";
+                            /** @description The parent's, staff member's or admin user's id */
                             author_id: number;
                             author_name: string | null;
                             message: string;
@@ -9068,7 +9198,7 @@ export interface operations {
                  */
                 "application/json": {
                     name: string;
-                    /** @description The name of one of the school's designations; its rbac is the base of the staff member's */
+                    /** @description The name of one of the school's designations (matched without case, stored in its spelling; another name: 400), or null for none; its rbac is the base of the staff member's */
                     designation?: string | null;
                     phone_no: string;
                     email?: string | null;
@@ -9179,6 +9309,14 @@ export interface operations {
                      *           "attendance": "none",
                      *           "diary": "none"
                      *         },
+                     *         "permissions": [
+                     *           {
+                     *             "feature": "activities",
+                     *             "level": "none",
+                     *             "from": "own",
+                     *             "designation": "Class Teacher"
+                     *           }
+                     *         ],
                      *         "addresses": [
                      *           {
                      *             "id": 1,
@@ -9242,6 +9380,16 @@ export interface operations {
                             } & {
                                 [key: string]: "none" | "view" | "create" | "manage";
                             };
+                            /** @description effective_rbac feature by feature, with where each level comes from */
+                            permissions: {
+                                /** @enum {string} */
+                                feature: "activities" | "noticeboard" | "students" | "write_to" | "attendance" | "diary";
+                                /** @enum {string} */
+                                level: "none" | "view" | "create" | "manage";
+                                /** @description own: the staff member's own rbac; designation: the one named; null: neither names the feature */
+                                from: ("own" | "designation") | null;
+                                designation: string | null;
+                            }[];
                             addresses: {
                                 id: number;
                                 address_type: string;
@@ -9285,7 +9433,7 @@ export interface operations {
                  */
                 "application/json": {
                     name?: string;
-                    /** @description The name of one of the school's designations; its rbac is the base of the staff member's */
+                    /** @description The name of one of the school's designations (matched without case, stored in its spelling; another name: 400), or null for none; its rbac is the base of the staff member's */
                     designation?: string | null;
                     phone_no?: string;
                     email?: string | null;
@@ -9355,6 +9503,14 @@ export interface operations {
                      *           "attendance": "none",
                      *           "diary": "none"
                      *         },
+                     *         "permissions": [
+                     *           {
+                     *             "feature": "activities",
+                     *             "level": "none",
+                     *             "from": "own",
+                     *             "designation": "Class Teacher"
+                     *           }
+                     *         ],
                      *         "addresses": [
                      *           {
                      *             "id": 1,
@@ -9418,6 +9574,16 @@ export interface operations {
                             } & {
                                 [key: string]: "none" | "view" | "create" | "manage";
                             };
+                            /** @description effective_rbac feature by feature, with where each level comes from */
+                            permissions: {
+                                /** @enum {string} */
+                                feature: "activities" | "noticeboard" | "students" | "write_to" | "attendance" | "diary";
+                                /** @enum {string} */
+                                level: "none" | "view" | "create" | "manage";
+                                /** @description own: the staff member's own rbac; designation: the one named; null: neither names the feature */
+                                from: ("own" | "designation") | null;
+                                designation: string | null;
+                            }[];
                             addresses: {
                                 id: number;
                                 address_type: string;
@@ -11589,6 +11755,131 @@ export interface operations {
             429: components["responses"]["E429"];
         };
     };
+    postWebAppStudents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "student": {
+                 *         "student_full_name": "Asha Rao",
+                 *         "gender": "female",
+                 *         "grade": "5",
+                 *         "date_of_birth": "2016-04-12",
+                 *         "blood_group": "B+",
+                 *         "roll_no": null,
+                 *         "status": "active"
+                 *       },
+                 *       "parent": {
+                 *         "father_name": "Ravi Rao",
+                 *         "mother_name": "Meena Rao",
+                 *         "phone_no": "9876543210",
+                 *         "email": "ravi@example.com"
+                 *       },
+                 *       "addresses": [
+                 *         {
+                 *           "address_type": "current",
+                 *           "address": "12 Lake Rd",
+                 *           "city": "Pune",
+                 *           "pincode": 411001
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The caller's school; another school's answers 403 */
+                    school_id?: string;
+                    student: {
+                        student_full_name: string;
+                        gender?: string | null;
+                        /** @description One of the school's grades */
+                        grade: string;
+                        date_of_birth?: string | null;
+                        blood_group?: string | null;
+                        /** @description Unique in the school; the next free number when not given */
+                        roll_no?: (string | number) | null;
+                        /**
+                         * @description active (default) or registered
+                         * @default active
+                         * @enum {string}
+                         */
+                        status?: "active" | "registered";
+                    };
+                    parent: {
+                        father_name?: string | null;
+                        mother_name?: string | null;
+                        /** @description Links the child to the parent of this phone in the school, created when there is none */
+                        phone_no: string;
+                        email?: string | null;
+                    };
+                    /** @default [] */
+                    addresses?: {
+                        /** @default current */
+                        address_type?: string;
+                        address: string;
+                        city?: string | null;
+                        pincode?: number | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Student added",
+                     *       "data": {
+                     *         "student_id": 12,
+                     *         "parent_id": 7,
+                     *         "roll_no": "42",
+                     *         "status": "active",
+                     *         "pin_setup": {
+                     *           "url": "https://school.example/set-pin?token=greenwood.q9X…",
+                     *           "expires_at": "2026-11-29T09:30:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            student_id: number;
+                            parent_id: number;
+                            roll_no: string;
+                            /** @enum {string} */
+                            status: "active" | "registered";
+                            /** @description Only for a new parent: their one-time PIN set-up link */
+                            pin_setup?: {
+                                url: string;
+                                /** @description ISO 8601 timestamp in UTC */
+                                expires_at: string;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+        };
+    };
     getWebAppStudentsId: {
         parameters: {
             query?: never;
@@ -12603,6 +12894,230 @@ export interface operations {
             429: components["responses"]["E429"];
         };
     };
+    getWebAppParentsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 7,
+                     *         "father_name": "Ravi Rao",
+                     *         "mother_name": "Meena Rao",
+                     *         "phone_no": "9876543210",
+                     *         "email": "ravi@example.com",
+                     *         "has_pin": true,
+                     *         "children": [
+                     *           {
+                     *             "id": 12,
+                     *             "student_full_name": "Asha Rao",
+                     *             "roll_no": "42",
+                     *             "grade": "5",
+                     *             "status": "active"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            father_name: string | null;
+                            mother_name: string | null;
+                            phone_no: string;
+                            email: string | null;
+                            /** @description Whether the parent has set a PIN (or had one set) and can sign in */
+                            has_pin: boolean;
+                            /** @description Every student linked to the parent, archived ones too, by id */
+                            children: {
+                                id: number;
+                                student_full_name: string;
+                                roll_no: string;
+                                grade: string;
+                                /** @enum {string} */
+                                status: "registered" | "active" | "inactive" | "archived";
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    putWebAppParentsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "phone_no": "9876543299",
+                 *       "email": "ravi.rao@example.com"
+                 *     }
+                 */
+                "application/json": {
+                    father_name?: string | null;
+                    mother_name?: string | null;
+                    email?: string | null;
+                    /** @description Unique among the school's parents (409); the children's phone_no follow it */
+                    phone_no?: string;
+                    school_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Parent updated",
+                     *       "data": {
+                     *         "id": 7,
+                     *         "father_name": "Ravi Rao",
+                     *         "mother_name": "Meena Rao",
+                     *         "phone_no": "9876543299",
+                     *         "email": "ravi@example.com",
+                     *         "has_pin": true,
+                     *         "children": [
+                     *           {
+                     *             "id": 12,
+                     *             "student_full_name": "Asha Rao",
+                     *             "roll_no": "42",
+                     *             "grade": "5",
+                     *             "status": "active"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            father_name: string | null;
+                            mother_name: string | null;
+                            phone_no: string;
+                            email: string | null;
+                            /** @description Whether the parent has set a PIN (or had one set) and can sign in */
+                            has_pin: boolean;
+                            /** @description Every student linked to the parent, archived ones too, by id */
+                            children: {
+                                id: number;
+                                student_full_name: string;
+                                roll_no: string;
+                                grade: string;
+                                /** @enum {string} */
+                                status: "registered" | "active" | "inactive" | "archived";
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+        };
+    };
+    postWebAppParentsIdResetPin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "pin": "482913"
+                 *     }
+                 */
+                "application/json": {
+                    school_id?: string;
+                    pin: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "PIN reset; every session of this parent has ended",
+                     *       "data": {
+                     *         "parent_id": 7
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            parent_id: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+        };
+    };
     getWebAppStudentsIdExport: {
         parameters: {
             query?: never;
@@ -13341,6 +13856,358 @@ export interface operations {
             403: components["responses"]["E403"];
             413: components["responses"]["E413"];
             422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getWebAppWriteTo: {
+        parameters: {
+            query?: {
+                /** @description Without it every thread but the archived ones */
+                status?: "open" | "in_progress" | "resolved" | "archived";
+                type?: "leave" | "complaint" | "query" | "feedback" | "other";
+                page?: number;
+                limit?: number;
+                school_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "school_id": "greenwood",
+                     *           "parent_id": 1,
+                     *           "student_id": 1,
+                     *           "type": "leave",
+                     *           "subject": "Leave for a family wedding",
+                     *           "message": "Asha will be away for two days for her cousin's wedding.",
+                     *           "status": "open",
+                     *           "assigned_staff_id": 1,
+                     *           "leave_from": "2026-12-01",
+                     *           "leave_to": "2026-12-02",
+                     *           "created_at": "2026-11-22T09:30:00.000Z",
+                     *           "updated_at": "2026-11-22T09:30:00.000Z",
+                     *           "resolved_at": "2026-11-22T09:30:00.000Z",
+                     *           "replies_count": 1,
+                     *           "student_name": "Asha Rao",
+                     *           "parent_name": "Ravi Rao"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            school_id: string;
+                            parent_id: number;
+                            student_id: number | null;
+                            /** @enum {string} */
+                            type: "leave" | "complaint" | "query" | "feedback" | "other";
+                            subject: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "open" | "in_progress" | "resolved" | "archived";
+                            assigned_staff_id: number | null;
+                            leave_from: string | null;
+                            leave_to: string | null;
+                            /** @description ISO 8601 timestamp in UTC */
+                            created_at: string;
+                            /** @description ISO 8601 timestamp in UTC */
+                            updated_at: string;
+                            resolved_at: string | null;
+                            replies_count: number;
+                            student_name: string | null;
+                            parent_name: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getWebAppWriteToId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 1,
+                     *         "school_id": "greenwood",
+                     *         "parent_id": 1,
+                     *         "student_id": 1,
+                     *         "type": "leave",
+                     *         "subject": "Leave for a family wedding",
+                     *         "message": "Asha will be away for two days for her cousin's wedding.",
+                     *         "status": "open",
+                     *         "assigned_staff_id": 1,
+                     *         "leave_from": "2026-12-01",
+                     *         "leave_to": "2026-12-02",
+                     *         "created_at": "2026-11-22T09:30:00.000Z",
+                     *         "updated_at": "2026-11-22T09:30:00.000Z",
+                     *         "resolved_at": "2026-11-22T09:30:00.000Z",
+                     *         "replies_count": 1,
+                     *         "replies": [
+                     *           {
+                     *             "id": 1,
+                     *             "write_to_id": 1,
+                     *             "author_type": "parent",
+                     *             "author_id": 1,
+                     *             "author_name": "Meera Iyer",
+                     *             "message": "Asha will be away for two days for her cousin's wedding.",
+                     *             "created_at": "2026-11-22T09:30:00.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            school_id: string;
+                            parent_id: number;
+                            student_id: number | null;
+                            /** @enum {string} */
+                            type: "leave" | "complaint" | "query" | "feedback" | "other";
+                            subject: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "open" | "in_progress" | "resolved" | "archived";
+                            assigned_staff_id: number | null;
+                            leave_from: string | null;
+                            leave_to: string | null;
+                            /** @description ISO 8601 timestamp in UTC */
+                            created_at: string;
+                            /** @description ISO 8601 timestamp in UTC */
+                            updated_at: string;
+                            resolved_at: string | null;
+                            replies_count: number;
+                            /** @description Oldest first */
+                            replies: {
+                                id: number;
+                                write_to_id: number;
+                                /** @enum {string} */
+                                author_type: "parent" | "staff" | "admin";
+                                /** @description The parent's, staff member's or admin user's id */
+                                author_id: number;
+                                author_name: string | null;
+                                message: string;
+                                /** @description ISO 8601 timestamp in UTC */
+                                created_at: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    putWebAppWriteToId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "assigned_staff_id": 7
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description "resolved" needs write_to.manage or being the assigned staff
+                     * @enum {string}
+                     */
+                    status?: "resolved";
+                    /** @description A staff member of the school, or null to unassign; needs write_to.manage */
+                    assigned_staff_id?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 1,
+                     *         "school_id": "greenwood",
+                     *         "parent_id": 1,
+                     *         "student_id": 1,
+                     *         "type": "leave",
+                     *         "subject": "Leave for a family wedding",
+                     *         "message": "Asha will be away for two days for her cousin's wedding.",
+                     *         "status": "open",
+                     *         "assigned_staff_id": 1,
+                     *         "leave_from": "2026-12-01",
+                     *         "leave_to": "2026-12-02",
+                     *         "created_at": "2026-11-22T09:30:00.000Z",
+                     *         "updated_at": "2026-11-22T09:30:00.000Z",
+                     *         "resolved_at": "2026-11-22T09:30:00.000Z",
+                     *         "replies_count": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            school_id: string;
+                            parent_id: number;
+                            student_id: number | null;
+                            /** @enum {string} */
+                            type: "leave" | "complaint" | "query" | "feedback" | "other";
+                            subject: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "open" | "in_progress" | "resolved" | "archived";
+                            assigned_staff_id: number | null;
+                            leave_from: string | null;
+                            leave_to: string | null;
+                            /** @description ISO 8601 timestamp in UTC */
+                            created_at: string;
+                            /** @description ISO 8601 timestamp in UTC */
+                            updated_at: string;
+                            resolved_at: string | null;
+                            replies_count: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+        };
+    };
+    postWebAppWriteToIdReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Noted, the leave is approved."
+                 *     }
+                 */
+                "application/json": {
+                    message: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 1,
+                     *         "write_to_id": 1,
+                     *         "author_type": "parent",
+                     *         "author_id": 1,
+                     *         "author_name": "Meera Iyer",
+                     *         "message": "Asha will be away for two days for her cousin's wedding.",
+                     *         "created_at": "2026-11-22T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            write_to_id: number;
+                            /** @enum {string} */
+                            author_type: "parent" | "staff" | "admin";
+                            /** @description The parent's, staff member's or admin user's id */
+                            author_id: number;
+                            author_name: string | null;
+                            message: string;
+                            /** @description ISO 8601 timestamp in UTC */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
         };
     };

@@ -10,6 +10,7 @@ import { registerGroupRoutes } from './groups/groups.routes.js';
 import { registerImportRoutes } from './imports/imports.routes.js';
 import { registerNoticeboardRoutes } from './noticeboard/noticeboard.routes.js';
 import { registerNotificationRoutes } from './notifications/notifications.routes.js';
+import { registerParentRoutes } from './parents/parents.routes.js';
 import { registerReachRoutes } from './reach/reach.routes.js';
 import { registerPrivacyRoutes } from './privacy/privacy.routes.js';
 import type { Routers } from './routers.js';
@@ -34,6 +35,7 @@ export const features: Array<(r: Routers) => void> = [
   registerCalendarRoutes,
   registerReachRoutes,
   registerStudentRoutes,
+  registerParentRoutes,
   registerPrivacyRoutes,
   registerGroupRoutes,
   registerImportRoutes,

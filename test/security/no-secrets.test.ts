@@ -141,6 +141,7 @@ function pathFor(route: RegisteredRoute, caller: Caller): string | null {
       const byResource: Record<string, number | undefined> = {
         staff: ids.staff, designations: ids.designation, grades: ids.grade, students: ids.student, 'write-to': ids.writeTo,
         activities: ids.activity, noticeboard: ids.notice, diary: ids.diary, comments: ids.comment, admins: ids.admin_it_contact, groups: ids.group, webhooks: ids.webhook,
+        parents: ids.parent,
         sessions: ids[`session_${caller}`], forms: ids.form, responses: ids.response,
       };
       const value = byResource[before];

@@ -52,6 +52,7 @@ const idBySegment: Record<string, () => number> = {
   webhooks: () => A.webhook,
   forms: () => A.form,
   responses: () => A.response,
+  parents: () => A.parent,
 };
 
 /** A's ids put into any body or query field that names a record. */
@@ -231,7 +232,7 @@ describe('tenant isolation matrix', () => {
       const res = await t.api.get(route.path).query(query).set(bearer(await token('A', appOf[route.app!]!)));
       if (JSON.stringify(res.body).includes(MARK)) seen.add(route.path);
     }
-    expect([...seen]).toEqual(expect.arrayContaining(['/parent-app/activities', '/parent-app/noticeboard', '/web-app/students', '/web-app/staff', '/teachers-app/write-to', '/parent-app/calendar', '/teachers-app/calendar']));
+    expect([...seen]).toEqual(expect.arrayContaining(['/parent-app/activities', '/parent-app/noticeboard', '/web-app/students', '/web-app/staff', '/teachers-app/write-to', '/web-app/write-to', '/parent-app/calendar', '/teachers-app/calendar']));
   }, 300_000);
 
   it("leaves every row of school A as it was", async () => {
