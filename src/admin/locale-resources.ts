@@ -33,14 +33,24 @@ export const resourceLabels: Record<string, ResourceWords> = {
     label: 'Notices',
     properties: {
       notice_title: 'Title', notice_type: 'Kind', is_important: 'Important', notice_desc: 'Text', posted_by: 'Posted by', created_by_type: 'Posted by (kind)',
-      created_by_id: 'Posted by (ID)', notice_deleted: 'Deleted',
+      created_by_id: 'Posted by (ID)', notice_deleted: 'Deleted', form: 'Form (JSON)', form_summary: 'Form',
     },
-    actions: { reach: 'Reach', remind: 'Remind unread' },
+    actions: { reach: 'Reach', remind: 'Remind unread', forms: 'Forms' },
   },
   activities: {
     label: 'Activities',
-    properties: { activity_type: 'Kind', staff_id: 'Author', student_id: 'For student' },
-    actions: { reach: 'Reach', remind: 'Remind unread' },
+    properties: {
+      activity_type: 'Kind', staff_id: 'Author', student_id: 'For student', starts_at: 'Starts', ends_at: 'Ends', all_day: 'All day', location: 'Place',
+      form: 'Form (JSON)', form_summary: 'Form',
+    },
+    actions: { reach: 'Reach', remind: 'Remind unread', forms: 'Forms' },
+  },
+  form_responses: {
+    label: 'Form responses',
+    properties: {
+      item: 'On', form_id: 'Form ID', student_id: 'Student', parent_id: 'Parent', answers_shown: 'Answers', signature: 'Signature', signed_at: 'Signed',
+      ip: 'IP address', user_agent: 'Browser or app', submitted_at: 'Submitted', updated_at: 'Last changed',
+    },
   },
   write_to_requests: {
     label: 'Write-to requests',

@@ -3,7 +3,8 @@ import type { Model, ModelStatic } from 'sequelize';
 import { consoleResources } from '../../src/admin/resources/index.js';
 import type { ScopedResource } from '../../src/admin/scoped-resource.js';
 import {
-  Activity, Attendance, Comment, DiaryEntry, Group, GroupMember, Notice, Notification, Reaction, Webhook, WebhookDelivery, WriteToReply, WriteToRequest,
+  Activity, Attendance, Comment, DiaryEntry, Form, FormResponse, Group, GroupMember, Notice, Notification, Reaction, Webhook, WebhookDelivery, WriteToReply,
+  WriteToRequest,
 } from '../../src/models/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { freshDatabase, mysqlUrl, type TestDatabase } from '../helpers/database.js';
@@ -47,6 +48,9 @@ beforeAll(async () => {
   const sta = await staffMember(a.schoolId, { name: 'Alphamark Teacher' });
   await Notice.create({ school_id: a.schoolId, notice_title: 'Alphamark notice' });
   const activity = await Activity.create({ school_id: a.schoolId, title: 'Alphamark activity', staff_id: sta.id, status: 'published' });
+  const form = await Form.create({ school_id: a.schoolId, entity_type: 'activity', entity_id: activity.id, questions: [{ id: 'q', type: 'text', label: 'Alphamark question', required: false }], counts: {} });
+  await Activity.update({ form_id: form.id }, { where: { id: activity.id } });
+  await FormResponse.create({ school_id: a.schoolId, form_id: form.id, parent_id: pa.id, student_id: sa.id, respondent: `student:${sa.id}`, answers: { q: 'Alphamark answer' }, submitted_at: new Date() });
   const thread = await WriteToRequest.create({ school_id: a.schoolId, parent_id: pa.id, student_id: sa.id, type: 'query', subject: 'Alphamark question', message: 'Alphamark' });
   await WriteToReply.create({ school_id: a.schoolId, write_to_id: thread.id, author_type: 'parent', author_id: pa.id, author_name: 'Alphamark Father', message: 'Alphamark reply' });
   await Comment.create({ school_id: a.schoolId, entity_type: 'activity', entity_id: activity.id, parent_id: pa.id, content: 'Alphamark comment' });

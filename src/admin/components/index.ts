@@ -4,6 +4,7 @@ import { codeLabel } from './code-label.js';
 import { dataExport } from './data-export.js';
 import { designationSelect } from './designation-select.js';
 import { eraseStudent } from './erase-student.js';
+import { formResults } from './form-results.js';
 import { importRoster } from './import-roster.js';
 import { itemReach } from './item-reach.js';
 import { linkedName } from './linked-name.js';
@@ -23,13 +24,14 @@ import { valueList } from './value-list.js';
  */
 const sources = [
   card, codeLabel, valueList, linkedName, secretPanel, secretAction, newWithSecret, prefixSelect, designationSelect, permissionLevels, auditChanges, quickSearchList,
-  schoolDashboard, platformOnly, importRoster, itemReach, dataExport, eraseStudent,
+  schoolDashboard, platformOnly, importRoster, itemReach, dataExport, eraseStudent, formResults,
 ];
 const registered: Record<string, string> = {
   SchoolDashboard: 'SchoolDashboard', PlatformOnly: 'PlatformOnly', ImportRoster: 'ImportRoster', ItemReach: 'ItemReach', DataExport: 'DataExport',
   EraseStudent: 'EraseStudent', DefaultPropertyValue: 'DefaultPropertyValue', ValueList: 'ValueList', DefaultArrayListProperty: 'ValueList',
   LinkedName: 'LinkedName', SecretAction: 'SecretAction', NewWithSecret: 'NewWithSecret', PrefixSelect: 'PrefixSelect', DesignationSelect: 'DesignationSelect',
   PermissionLevels: 'PermissionLevels', EffectivePermissions: 'EffectivePermissions', AuditChanges: 'AuditChanges', QuickSearchList: 'QuickSearchList',
+  FormResults: 'FormResults',
 };
 
 for (const fn of new Set(Object.values(registered))) {

@@ -14,7 +14,8 @@ const verbs: Record<string, string> = {
   add_member: 'member added', update_member: 'member changed', remove_member: 'member removed', assign: 'student assigned', update_assignment: 'assignment changed',
   unassign: 'student unassigned', address_add: 'address added', address_update: 'address changed', address_remove: 'address removed',
   audience_add: 'audience widened', audience_update: 'audience changed', audience_remove: 'audience narrowed', close: 'closed', disable: 'switched off',
-  logout: 'signed out', submit: 'submitted', approve: 'approved',
+  logout: 'signed out', submit: 'submitted', approve: 'approved', calendar_feed_create: 'calendar subscription created',
+  calendar_feed_replace: 'calendar subscription replaced', calendar_feed_revoke: 'calendar subscription revoked',
 };
 
 /** An audit event's action in words: "staff.archive" -> "Staff member archived". */
@@ -34,4 +35,6 @@ export const auditActions: string[] = [
   'student.archive', 'student.restore', 'student.erase', 'staff.archive', 'staff.restore', 'staff.assign', 'staff.unassign', 'group.add_member', 'group.remove_member',
   'activity.publish', 'activity.remind', 'noticeboard.remind', 'activity.read', 'noticeboard.read', 'write_to.reply', 'write_to.resolve', 'session.revoke',
   'session.logout', 'session.prune', 'webhook.disable', 'preference.update', 'import.apply', 'pin.reset', 'login.success', 'login.failure', 'login.lockout',
+  'form.create', 'form.update', 'form.delete', 'form.close', 'form_response.create', 'form_response.update',
+  'parent.calendar_feed_create', 'parent.calendar_feed_replace', 'parent.calendar_feed_revoke',
 ];

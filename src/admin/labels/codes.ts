@@ -52,7 +52,7 @@ export const schoolStatusLabels: Record<string, string> = { active: 'Active', su
 export const webhookEventLabels: Record<string, string> = {
   '*': 'Every event', 'activity.published': 'Activity published', 'notice.published': 'Notice published', 'write_to.created': 'Write-to request sent',
   'write_to.resolved': 'Write-to request resolved', 'admission.submitted': 'Admission form submitted', 'student.archived': 'Student archived',
-  'staff.archived': 'Staff member archived',
+  'staff.archived': 'Staff member archived', 'form.response_submitted': 'Form response submitted',
 };
 
 export const webhookDeliveryStatusLabels: Record<string, string> = { pending: 'Pending', delivered: 'Delivered', failed: 'Failed' };

@@ -6,6 +6,7 @@ import { attendanceResource } from './attendance.js';
 import { auditLogResource } from './audit-log.js';
 import { commentsResource } from './comments.js';
 import { designationsResource } from './designations.js';
+import { formResponsesResource } from './form-responses.js';
 import { diaryEntriesResource } from './diary-entries.js';
 import { gradesResource } from './grades.js';
 import { groupMembersResource } from './group-members.js';
@@ -28,7 +29,7 @@ import { writeToRequestsResource } from './write-to-requests.js';
 const resources = [
   studentsResource, parentsResource, groupsResource, groupMembersResource,
   staffResource, designationsResource,
-  noticesResource, activitiesResource, writeToRequestsResource, writeToRepliesResource, commentsResource, reactionsResource,
+  noticesResource, activitiesResource, formResponsesResource, writeToRequestsResource, writeToRepliesResource, commentsResource, reactionsResource,
   diaryEntriesResource, attendanceResource,
   gradesResource, adminUsersResource, schoolSettingsResource, schoolsResource,
   sessionsResource, notificationsResource, auditLogResource,

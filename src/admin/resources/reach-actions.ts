@@ -28,7 +28,7 @@ export function reachActions(ctx: AppContext, entity: AudienceEntity): Record<st
     remind: recordAction(roleAccess.school, {
       icon: 'Bell', allowed: () => true,
       appliesTo: (r) => entity === 'noticeboard' || r.params.status === 'published',
-      guard: 'Push a reminder to every family that has not read it yet? At most one an hour.',
+      guard: 'Push a reminder to every family that has not read it yet (with a form: every family still missing a response)? At most one an hour.',
       perform: async (p, r) => ({ message: `Reminder queued: ${(await remindUnread(ctx, p, entity, Number(r.id()))).queued} notification(s)` }),
     }),
   };
