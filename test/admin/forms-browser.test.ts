@@ -1,8 +1,9 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { launchBrowser, type Browser } from '../helpers/browser.js';
 import { freshDatabase, type TestDatabase } from '../helpers/database.js';
 import { post, startServer, type ServerProcess } from '../helpers/server-process.js';
 
@@ -11,17 +12,14 @@ import { post, startServer, type ServerProcess } from '../helpers/server-process
  * responses and the missing child, the CSV download, and Close. Its screenshots are kept in
  * ARTIFACTS (the last one whatever happens, one more on a failure).
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const EMAIL = 'principal@forms-school.example';
 const PASSWORD = 'correct horse battery';
 const ARTIFACTS = path.join(tmpdir(), 'sp-artifacts');
 
 let db: TestDatabase;
 let server: ServerProcess;
-let profile: string;
-let browser: BrowserContext;
+let browser: Browser;
 let page: Page;
-const pageErrors: string[] = [];
 let activityId: number;
 
 async function json(method: string, url: string, body: unknown, token?: string) {
@@ -71,23 +69,14 @@ beforeAll(async () => {
   }
   await family('Zoya Khan', 'Imran Khan', '9844444444');
 
-  profile = mkdtempSync(path.join(tmpdir(), 'sp-chromium-'));
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    acceptDownloads: true,
-    viewport: { width: 1440, height: 1000 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  page = browser.pages()[0] ?? (await browser.newPage());
-  page.on('pageerror', (err) => pageErrors.push(err.message));
+  browser = await launchBrowser({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
+  page = browser.page;
 }, 240_000);
 
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
   await db?.drop();
-  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
 describe('the Forms page in a browser', () => {
@@ -125,7 +114,7 @@ describe('the Forms page in a browser', () => {
       await expect(page.getByTestId('form-status').innerText()).resolves.toContain('Closed');
       expect(await page.getByTestId('form-close').count()).toBe(0);
       await page.screenshot({ path: path.join(ARTIFACTS, 'forms-page.png'), fullPage: true });
-      expect(pageErrors).toEqual([]);
+      expect(browser.pageErrors).toEqual([]);
     } catch (err) {
       await page.screenshot({ path: path.join(ARTIFACTS, 'forms-page-failure.png'), fullPage: true }).catch(() => undefined);
       throw err;
