@@ -12,7 +12,7 @@ import { date } from '../schemas.js';
 import { parseInput } from '../validation.js';
 
 /** The longest range a calendar answers, in days after `from`. */
-export const CALENDAR_MAX_DAYS = 366;
+const CALENDAR_MAX_DAYS = 366;
 const DEFAULT_DAYS = 30;
 
 export const calendarQuery = z.object({

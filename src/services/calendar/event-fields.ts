@@ -4,7 +4,7 @@ import { badRequest, notFound, type FieldError } from '../../errors.js';
 import { School } from '../../models/index.js';
 import { date } from '../schemas.js';
 
-export const LOCATION_MAX = 200;
+const LOCATION_MAX = 200;
 
 const instant = z.iso.datetime({ offset: true });
 const day = date();
@@ -25,7 +25,7 @@ export const eventFields = {
 };
 export const eventFieldNames = ['starts_at', 'ends_at', 'all_day', 'location'] as const;
 
-export interface EventInput {
+interface EventInput {
   activity_type?: string;
   starts_at?: string | null;
   ends_at?: string | null;
@@ -33,7 +33,7 @@ export interface EventInput {
   location?: string | null;
 }
 
-export interface EventColumns {
+interface EventColumns {
   starts_at: Date | null;
   ends_at: Date | null;
   all_day: boolean;
@@ -42,7 +42,7 @@ export interface EventColumns {
   span_end: Date | null;
 }
 
-export interface StoredEvent {
+interface StoredEvent {
   activity_type: string;
   starts_at: Date | null;
   ends_at: Date | null;

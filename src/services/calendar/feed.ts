@@ -10,7 +10,7 @@ import { version } from '../../version.js';
 import { allDayDates } from './event-fields.js';
 
 /** How far back the feed reaches: events that ended (or, without an end, started) no longer ago than this. */
-export const FEED_PAST_DAYS = 90;
+const FEED_PAST_DAYS = 90;
 
 /**
  * POST /parent-app/calendar/feed: a new subscription URL for the parent, replacing the one they had

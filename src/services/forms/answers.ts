@@ -1,7 +1,7 @@
 import type { FieldError } from '../../errors.js';
 import type { Answer, FormQuestion, OptionCounts } from '../../models/form.js';
 
-export const TEXT_ANSWER_MAX = 2000;
+const TEXT_ANSWER_MAX = 2000;
 
 /** No answer: absent or null, a text of only spaces, an empty array. */
 const unanswered = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0);
@@ -71,7 +71,7 @@ export function chosen(questions: FormQuestion[], answers: Record<string, Answer
   return out;
 }
 
-export interface CapacityProblem {
+interface CapacityProblem {
   field: string;
   option: string;
   message: string;

@@ -6,7 +6,7 @@ import { required } from '../validation.js';
 export { questionTypes };
 
 /** CONTRACT.md section 14's limits of a form. */
-export const FORM_LIMITS = { questions: 50, options: 50, label: 500, optionLabel: 200, id: 40, capacity: 100_000 } as const;
+const FORM_LIMITS = { questions: 50, options: 50, label: 500, optionLabel: 200, id: 40, capacity: 100_000 } as const;
 
 const optionInput = z.object({
   id: z.string({ error: required }).min(1).max(FORM_LIMITS.id),

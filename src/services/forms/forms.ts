@@ -61,7 +61,7 @@ export interface ResponseRow {
 }
 
 export const FORM_COLUMNS = 'f.id, f.school_id, f.entity_type, f.entity_id, f.questions, f.due_at, f.per_student, f.editable, f.closed_at, f.counts, f.response_count';
-export const RESPONSE_COLUMNS = 'r.id, r.form_id, r.parent_id, r.student_id, r.answers, r.signature, r.signed_at, r.submitted_at, r.updated_at';
+const RESPONSE_COLUMNS = 'r.id, r.form_id, r.parent_id, r.student_id, r.answers, r.signature, r.signed_at, r.submitted_at, r.updated_at';
 
 const json = <T>(value: unknown): T => (typeof value === 'string' ? parseJson<T>(value)! : (value as T));
 const bool = (value: unknown) => Number(value) === 1 || value === true;

@@ -51,7 +51,7 @@ export async function missingOf(ctx: AppContext, form: StoredForm, scope: number
 }
 
 /** The families a reminder of a form's item goes to: those with a missing response (per student, a family with a child missing). */
-export function familiesMissing(missing: { students: MissingStudent[] } | { families: MissingFamily[] }): number[] {
+function familiesMissing(missing: { students: MissingStudent[] } | { families: MissingFamily[] }): number[] {
   return 'students' in missing ? [...new Set(missing.students.map((s) => s.parent_id))] : missing.families.map((f) => f.parent_id);
 }
 

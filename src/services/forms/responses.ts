@@ -11,7 +11,7 @@ import { emitWebhookEvent } from '../webhooks/events.js';
 import { checkAnswers, chosen, recount } from './answers.js';
 import { FORM_COLUMNS, formOf, isClosed, responseView, type FormRow, type ResponseView, type StoredForm } from './forms.js';
 
-export const SIGNATURE_MAX = 120;
+const SIGNATURE_MAX = 120;
 
 const answersField = z.record(z.string(), z.unknown()).describe('Keyed by question id: "agree" or "decline" for a consent, an option id (an array of them with `multiple`) for a choice, a text, a number');
 const signatureField = z.string().nullable().optional().describe("The signer's typed name, 1 to 120 characters; needed to agree to a consent");

@@ -22,7 +22,7 @@ const ITEM_SQL = {
  * school's; staff the forms of their own items, or any with `activities.manage` (an activity's) or
  * `noticeboard.manage` (a notice's). Another school's form, or one on a deleted item: 404.
  */
-export async function formForStaff(ctx: AppContext, principal: Principal, formId: number): Promise<{ form: StoredForm; scope: number }> {
+async function formForStaff(ctx: AppContext, principal: Principal, formId: number): Promise<{ form: StoredForm; scope: number }> {
   if (principal.type === 'parent') throw forbidden('Results are for the school');
   const [row] = await ctx.db.select<FormRow>(`SELECT ${FORM_COLUMNS} FROM forms f WHERE f.id = :id AND f.school_id = :school`, { id: formId, school: principal.schoolId });
   if (!row) throw notFound('Form');
