@@ -496,6 +496,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/parent-app/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a photo or a PDF to attach to a post, a diary entry or a request
+         * @description Any parent; a parent's uploads not yet attached may hold 100 MiB at a time (413 past it). `multipart/form-data` with one part named `file` (other parts are ignored), at most 20 MiB (413 above, whatever the content). The type is read from the first bytes, never from the name or the declared type: JPEG, PNG, GIF, WebP and PDF are taken, anything else is 415. An image is rebuilt: turned upright by its EXIF orientation, converted to sRGB, scaled to a long edge of at most 2048 px and stored without any metadata (no EXIF, GPS, XMP, IPTC, ICC profile or comments), with a 400 px thumbnail; an animation keeps its frames. An image declaring more than 50 megapixels, or that does not decode as its type, is 400. A PDF is stored byte for byte. The stored bytes (thumbnail included) count towards the school's `storage_limit_mb` (413 past it). The upload is attached to an item by naming its id in that item's `attachment_ids`; one never attached is deleted after 24 hours. A file store that does not answer within 10 s: 503 with Retry-After.
+         *
+         *     **Access:** a parent token from `POST /parent-app/parent-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        post: operations["postParentAppAttachments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/parent-app/notification-preferences": {
         parameters: {
             query?: never;
@@ -960,6 +982,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/teachers-app/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a photo or a PDF to attach to a post, a diary entry or a request
+         * @description Any staff member. `multipart/form-data` with one part named `file` (other parts are ignored), at most 20 MiB (413 above, whatever the content). The type is read from the first bytes, never from the name or the declared type: JPEG, PNG, GIF, WebP and PDF are taken, anything else is 415. An image is rebuilt: turned upright by its EXIF orientation, converted to sRGB, scaled to a long edge of at most 2048 px and stored without any metadata (no EXIF, GPS, XMP, IPTC, ICC profile or comments), with a 400 px thumbnail; an animation keeps its frames. An image declaring more than 50 megapixels, or that does not decode as its type, is 400. A PDF is stored byte for byte. The stored bytes (thumbnail included) count towards the school's `storage_limit_mb` (413 past it). The upload is attached to an item by naming its id in that item's `attachment_ids`; one never attached is deleted after 24 hours. A file store that does not answer within 10 s: 503 with Retry-After.
+         *
+         *     **Access:** a staff token from `POST /teachers-app/teacher-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        post: operations["postTeachersAppAttachments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web-app/signin": {
         parameters: {
             query?: never;
@@ -1135,14 +1179,14 @@ export interface paths {
         };
         /**
          * The school's settings (any admin)
-         * @description The school's id, name, status and IANA time zone (`UTC` until set). Parents' quiet hours are read in that zone.
+         * @description The school's id, name, status, IANA time zone (`UTC` until set; parents' quiet hours are read in that zone) and the storage its attachments may hold and hold (MiB).
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
         get: operations["getWebAppSchool"];
         /**
-         * Rename the school or set its time zone (super_admin)
-         * @description Both fields optional. `timezone` is an IANA name the platform's time-zone data knows (`Asia/Kolkata`, `Europe/London`); an unknown one is a 400 naming it. Quiet hours already running keep the end they were given.
+         * Rename the school, set its time zone or its storage limit (super_admin)
+         * @description Every field optional. `timezone` is an IANA name the platform's time-zone data knows (`Asia/Kolkata`, `Europe/London`); an unknown one is a 400 naming it. Quiet hours already running keep the end they were given. `storage_limit_mb` is an integer of at least 1 (default 5120); set below the usage, it deletes nothing and refuses new uploads.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -1789,7 +1833,7 @@ export interface paths {
         put?: never;
         /**
          * Erase an archived student, and their parent when no other child links them (super_admin)
-         * @description `confirm` must be the student's roll number (400 otherwise); only an archived student can be erased (409). Personal fields are replaced, addresses deleted, the parent's comments blanked and every other trace (the admission's form, write-to threads, notifications, the audit trail's changes) blanked; ids, counts and audit events stay. The parent goes too when no other child of the school links them: name and phone replaced, PIN removed, every session ended.
+         * @description `confirm` must be the student's roll number (400 otherwise); only an archived student can be erased (409). Personal fields are replaced, addresses deleted, the parent's comments blanked and every other trace (the admission's form, write-to threads, notifications, the audit trail's changes) blanked; ids, counts and audit events stay. The attachments of the student's write-to requests and of their replies are deleted (their URLs then 404). The parent goes too when no other child of the school links them: name and phone replaced, PIN removed, every session ended, every upload of theirs deleted.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -1928,6 +1972,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web-app/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a photo or a PDF to attach to a post, a diary entry or a request
+         * @description super_admin and admin (it_contact: 403). `multipart/form-data` with one part named `file` (other parts are ignored), at most 20 MiB (413 above, whatever the content). The type is read from the first bytes, never from the name or the declared type: JPEG, PNG, GIF, WebP and PDF are taken, anything else is 415. An image is rebuilt: turned upright by its EXIF orientation, converted to sRGB, scaled to a long edge of at most 2048 px and stored without any metadata (no EXIF, GPS, XMP, IPTC, ICC profile or comments), with a 400 px thumbnail; an animation keeps its frames. An image declaring more than 50 megapixels, or that does not decode as its type, is 400. A PDF is stored byte for byte. The stored bytes (thumbnail included) count towards the school's `storage_limit_mb` (413 past it). The upload is attached to an item by naming its id in that item's `attachment_ids`; one never attached is deleted after 24 hours. A file store that does not answer within 10 s: 503 with Retry-After.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        post: operations["postWebAppAttachments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web-app/notifications": {
         parameters: {
             query?: never;
@@ -1959,7 +2025,7 @@ export interface paths {
         };
         /**
          * Service health: database, push outbox, maintenance jobs (super_admin, it_contact)
-         * @description The outbox figures are the school's own. `status` is `degraded` when the database or (with REDIS_URL) Redis does not answer, or a maintenance job's last run failed.
+         * @description The outbox figures are the school's own. `status` is `degraded` when the database, the file store or (with REDIS_URL) Redis does not answer, or a maintenance job's last run failed.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -2144,6 +2210,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/files/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an attachment, by a signed URL
+         * @description The `url` of an attachment, as a view of its item gave it: signed for that response and working for `FILE_URL_TTL_SECONDS` (3600 unless set). The signature is the permission: a missing or changed `exp` or `sig`, another URL's, or an `exp` in the past is 403 for any id; then an attachment unknown or deleted is 404. `If-None-Match` with the ETag: 304. One `Range: bytes=a-b` (`a-` and `-n` too): 206; beyond the end: 416 with `Content-Range: bytes *\/<size>`. A file store that does not answer within 10 s: 503.
+         *
+         *     **Access:** public, no token. Not rate limited.
+         */
+        get: operations["getFilesId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The headers of an attachment, by a signed URL
+         * @description The `url` of an attachment, as a view of its item gave it: signed for that response and working for `FILE_URL_TTL_SECONDS` (3600 unless set). The signature is the permission: a missing or changed `exp` or `sig`, another URL's, or an `exp` in the past is 403 for any id; then an attachment unknown or deleted is 404. `If-None-Match` with the ETag: 304. One `Range: bytes=a-b` (`a-` and `-n` too): 206; beyond the end: 416 with `Content-Range: bytes *\/<size>`. A file store that does not answer within 10 s: 503.
+         *
+         *     **Access:** public, no token. Not rate limited.
+         */
+        head: operations["headFilesId"];
+        patch?: never;
+        trace?: never;
+    };
+    "/files/{id}/thumbnail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the 400 px thumbnail of an image attachment, by a signed URL
+         * @description The `thumbnail_url` of an attachment, as a view of its item gave it: signed for that response and working for `FILE_URL_TTL_SECONDS` (3600 unless set). The signature is the permission: a missing or changed `exp` or `sig`, another URL's, or an `exp` in the past is 403 for any id; then an attachment unknown or deleted is 404. `If-None-Match` with the ETag: 304. One `Range: bytes=a-b` (`a-` and `-n` too): 206; beyond the end: 416 with `Content-Range: bytes *\/<size>`. A file store that does not answer within 10 s: 503.
+         *
+         *     **Access:** public, no token. Not rate limited.
+         */
+        get: operations["getFilesIdThumbnail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The headers of the 400 px thumbnail of an image attachment, by a signed URL
+         * @description The `thumbnail_url` of an attachment, as a view of its item gave it: signed for that response and working for `FILE_URL_TTL_SECONDS` (3600 unless set). The signature is the permission: a missing or changed `exp` or `sig`, another URL's, or an `exp` in the past is 403 for any id; then an attachment unknown or deleted is 404. `If-None-Match` with the ETag: 304. One `Range: bytes=a-b` (`a-` and `-n` too): 206; beyond the end: 416 with `Content-Range: bytes *\/<size>`. A file store that does not answer within 10 s: 503.
+         *
+         *     **Access:** public, no token. Not rate limited.
+         */
+        head: operations["headFilesIdThumbnail"];
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -2178,7 +2300,7 @@ export interface components {
             data?: unknown;
             error: {
                 /** @enum {string} */
-                code: "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNPROCESSABLE" | "TOO_MANY_REQUESTS" | "SERVER_ERROR" | "SERVICE_UNAVAILABLE";
+                code: "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "UNPROCESSABLE" | "TOO_MANY_REQUESTS" | "SERVER_ERROR" | "SERVICE_UNAVAILABLE";
                 /** @description One entry per field for validation errors; an object for the few errors that carry other data */
                 details?: {
                     field: string;
@@ -2297,7 +2419,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The body is larger than 1 MiB (20 MiB for a roster import) */
+        /** @description The body is larger than 1 MiB (20 MiB for a roster import); an uploaded file over 20 MiB, or past the school's storage limit or a parent's 100 MiB of uploads not yet attached */
         E413: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -2310,6 +2432,31 @@ export interface components {
                  *       "message": "The request body is larger than 1 MiB",
                  *       "error": {
                  *         "code": "PAYLOAD_TOO_LARGE"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description An uploaded file whose content is not a JPEG, PNG, GIF or WebP image or a PDF; `error.details` names `file` */
+        E415: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "message": "The file is not a JPEG, PNG, GIF or WebP image or a PDF",
+                 *       "error": {
+                 *         "code": "UNSUPPORTED_MEDIA_TYPE",
+                 *         "details": [
+                 *           {
+                 *             "field": "file",
+                 *             "message": "must be a JPEG, PNG, GIF or WebP image or a PDF (judged by its content)"
+                 *           }
+                 *         ]
                  *       }
                  *     }
                  */
@@ -2357,6 +2504,27 @@ export interface components {
                  *       "message": "Too many requests; try again later",
                  *       "error": {
                  *         "code": "TOO_MANY_REQUESTS"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A dependency did not answer in time (the database, or the file store for a route that reads or writes files); wait the seconds in Retry-After */
+        E503: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                /** @description Seconds to wait */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "message": "The file store is not answering; try again shortly",
+                 *       "error": {
+                 *         "code": "SERVICE_UNAVAILABLE"
                  *       }
                  *     }
                  */
@@ -2973,6 +3141,18 @@ export interface operations {
                      *           "due_date": "2026-11-25",
                      *           "created_at": "2026-11-22T09:30:00.000Z",
                      *           "updated_at": "2026-11-22T09:30:00.000Z",
+                     *           "attachments": [
+                     *             {
+                     *               "id": 1,
+                     *               "name": "Meera Iyer",
+                     *               "content_type": "image/jpeg",
+                     *               "size": 1,
+                     *               "width": 1,
+                     *               "height": 1,
+                     *               "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *               "thumbnail_url": "thumbnail_url"
+                     *             }
+                     *           ],
                      *           "read_at": "2026-11-22T09:30:00.000Z"
                      *         }
                      *       ]
@@ -2996,6 +3176,26 @@ export interface operations {
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                             /** @description When this parent first read it; null while unread */
                             read_at: string | null;
                         }[];
@@ -3131,6 +3331,18 @@ export interface operations {
                      *           "published_at": "2026-11-22T09:30:00.000Z",
                      *           "created_at": "2026-11-22T09:30:00.000Z",
                      *           "updated_at": "2026-11-22T09:30:00.000Z",
+                     *           "attachments": [
+                     *             {
+                     *               "id": 1,
+                     *               "name": "Meera Iyer",
+                     *               "content_type": "image/jpeg",
+                     *               "size": 1,
+                     *               "width": 1,
+                     *               "height": 1,
+                     *               "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *               "thumbnail_url": "thumbnail_url"
+                     *             }
+                     *           ],
                      *           "read_at": "2026-11-22T09:30:00.000Z"
                      *         }
                      *       ]
@@ -3169,6 +3381,26 @@ export interface operations {
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                             read_at: string | null;
                         }[];
                     };
@@ -3228,6 +3460,18 @@ export interface operations {
                      *         "published_at": "2026-11-22T09:30:00.000Z",
                      *         "created_at": "2026-11-22T09:30:00.000Z",
                      *         "updated_at": "2026-11-22T09:30:00.000Z",
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ],
                      *         "read_at": "2026-11-22T09:30:00.000Z"
                      *       }
                      *     }
@@ -3265,6 +3509,26 @@ export interface operations {
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                             read_at: string | null;
                         };
                     };
@@ -3327,6 +3591,18 @@ export interface operations {
                      *           "published_at": "2026-11-22T09:30:00.000Z",
                      *           "created_at": "2026-11-22T09:30:00.000Z",
                      *           "updated_at": "2026-11-22T09:30:00.000Z",
+                     *           "attachments": [
+                     *             {
+                     *               "id": 1,
+                     *               "name": "Meera Iyer",
+                     *               "content_type": "image/jpeg",
+                     *               "size": 1,
+                     *               "width": 1,
+                     *               "height": 1,
+                     *               "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *               "thumbnail_url": "thumbnail_url"
+                     *             }
+                     *           ],
                      *           "read_at": "2026-11-22T09:30:00.000Z"
                      *         }
                      *       ]
@@ -3362,6 +3638,26 @@ export interface operations {
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                             read_at: string | null;
                         }[];
                     };
@@ -3421,6 +3717,18 @@ export interface operations {
                      *         "published_at": "2026-11-22T09:30:00.000Z",
                      *         "created_at": "2026-11-22T09:30:00.000Z",
                      *         "updated_at": "2026-11-22T09:30:00.000Z",
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ],
                      *         "read_at": "2026-11-22T09:30:00.000Z"
                      *       }
                      *     }
@@ -3455,6 +3763,26 @@ export interface operations {
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                             read_at: string | null;
                         };
                     };
@@ -3730,6 +4058,19 @@ export interface operations {
                      *             "key": {}
                      *           }
                      *         ],
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "content_type",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "created_at": "2026-11-22T09:30:00.000Z",
+                     *             "entity_type": "activity",
+                     *             "entity_id": 1
+                     *           }
+                     *         ],
                      *         "groups": [
                      *           {
                      *             "key": {}
@@ -3799,6 +4140,18 @@ export interface operations {
                             diary: {
                                 [key: string]: unknown;
                             }[];
+                            /** @description The files of their requests and replies and their uploads not yet attached (entity_* null): what each is, no URL and no content */
+                            attachments: {
+                                id: number;
+                                name: string;
+                                content_type: string;
+                                size: number;
+                                width: number | null;
+                                height: number | null;
+                                created_at: string;
+                                entity_type: string | null;
+                                entity_id: number | null;
+                            }[];
                             /** @description Group memberships */
                             groups: {
                                 [key: string]: unknown;
@@ -3866,7 +4219,19 @@ export interface operations {
                      *           "created_at": "2026-11-22T09:30:00.000Z",
                      *           "updated_at": "2026-11-22T09:30:00.000Z",
                      *           "resolved_at": "2026-11-22T09:30:00.000Z",
-                     *           "replies_count": 1
+                     *           "replies_count": 1,
+                     *           "attachments": [
+                     *             {
+                     *               "id": 1,
+                     *               "name": "Meera Iyer",
+                     *               "content_type": "image/jpeg",
+                     *               "size": 1,
+                     *               "width": 1,
+                     *               "height": 1,
+                     *               "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *               "thumbnail_url": "thumbnail_url"
+                     *             }
+                     *           ]
                      *         }
                      *       ]
                      *     }
@@ -3895,6 +4260,26 @@ export interface operations {
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         }[];
                     };
                 };
@@ -3936,6 +4321,8 @@ export interface operations {
                     leave_from?: string;
                     /** @description Required for type leave; not before leave_from, and at most 366 days from it */
                     leave_to?: string;
+                    /** @description Uploads (POST .../attachments) to attach, in the order they are shown: at most 10, none twice, each of the caller's school and attached to nothing else; through the parent app the parent's own, through the teachers and web apps a staff member's or an admin's. On an update it replaces the item's attachments (`[]` takes them all off, and one taken off is deleted); absent, they stay as they are. */
+                    attachment_ids?: number[];
                 };
             };
         };
@@ -3965,7 +4352,19 @@ export interface operations {
                      *         "created_at": "2026-11-22T09:30:00.000Z",
                      *         "updated_at": "2026-11-22T09:30:00.000Z",
                      *         "resolved_at": "2026-11-22T09:30:00.000Z",
-                     *         "replies_count": 1
+                     *         "replies_count": 1,
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -3993,6 +4392,26 @@ export interface operations {
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         };
                     };
                 };
@@ -4042,6 +4461,18 @@ export interface operations {
                      *         "updated_at": "2026-11-22T09:30:00.000Z",
                      *         "resolved_at": "2026-11-22T09:30:00.000Z",
                      *         "replies_count": 1,
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ],
                      *         "replies": [
                      *           {
                      *             "id": 1,
@@ -4050,7 +4481,19 @@ export interface operations {
                      *             "author_id": 1,
                      *             "author_name": "Meera Iyer",
                      *             "message": "Asha will be away for two days for her cousin's wedding.",
-                     *             "created_at": "2026-11-22T09:30:00.000Z"
+                     *             "created_at": "2026-11-22T09:30:00.000Z",
+                     *             "attachments": [
+                     *               {
+                     *                 "id": 1,
+                     *                 "name": "Meera Iyer",
+                     *                 "content_type": "image/jpeg",
+                     *                 "size": 1,
+                     *                 "width": 1,
+                     *                 "height": 1,
+                     *                 "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *                 "thumbnail_url": "thumbnail_url"
+                     *               }
+                     *             ]
                      *           }
                      *         ]
                      *       }
@@ -4080,6 +4523,26 @@ export interface operations {
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                             /** @description Oldest first */
                             replies: {
                                 id: number;
@@ -4091,6 +4554,26 @@ export interface operations {
                                 message: string;
                                 /** @description ISO 8601 timestamp in UTC */
                                 created_at: string;
+                                /** @description In the order of the item's attachment_ids; [] when none */
+                                attachments: {
+                                    id: number;
+                                    /** @description The file name the uploader gave, without any path */
+                                    name: string;
+                                    /**
+                                     * @description Of the stored file, judged by its content
+                                     * @enum {string}
+                                     */
+                                    content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                    /** @description Bytes of the stored file (an image as rebuilt) */
+                                    size: number;
+                                    /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                    width: number | null;
+                                    height: number | null;
+                                    /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                    url: string;
+                                    /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                    thumbnail_url: string | null;
+                                }[];
                             }[];
                         };
                     };
@@ -4122,6 +4605,8 @@ export interface operations {
                  */
                 "application/json": {
                     message: string;
+                    /** @description Uploads (POST .../attachments) to attach, in the order they are shown: at most 10, none twice, each of the caller's school and attached to nothing else; through the parent app the parent's own, through the teachers and web apps a staff member's or an admin's. On an update it replaces the item's attachments (`[]` takes them all off, and one taken off is deleted); absent, they stay as they are. */
+                    attachment_ids?: number[];
                 };
             };
         };
@@ -4143,7 +4628,19 @@ export interface operations {
                      *         "author_id": 1,
                      *         "author_name": "Meera Iyer",
                      *         "message": "Asha will be away for two days for her cousin's wedding.",
-                     *         "created_at": "2026-11-22T09:30:00.000Z"
+                     *         "created_at": "2026-11-22T09:30:00.000Z",
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -4161,6 +4658,26 @@ export interface operations {
                             message: string;
                             /** @description ISO 8601 timestamp in UTC */
                             created_at: string;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         };
                     };
                 };
@@ -4172,6 +4689,80 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+        };
+    };
+    postParentAppAttachments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One file in the part named `file` (its `filename`, or `filename*`, names the attachment) */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "File uploaded",
+                     *       "data": {
+                     *         "id": 41,
+                     *         "name": "sports-day.jpg",
+                     *         "content_type": "image/jpeg",
+                     *         "size": 482113,
+                     *         "width": 2048,
+                     *         "height": 1536,
+                     *         "url": "https://school.example.org/files/41?exp=1795000000&sig=4f1c…",
+                     *         "thumbnail_url": "https://school.example.org/files/41/thumbnail?exp=1795000000&sig=9a0e…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            /** @description The file name the uploader gave, without any path */
+                            name: string;
+                            /**
+                             * @description Of the stored file, judged by its content
+                             * @enum {string}
+                             */
+                            content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                            /** @description Bytes of the stored file (an image as rebuilt) */
+                            size: number;
+                            /** @description Pixels of the stored image, as displayed; null for a PDF */
+                            width: number | null;
+                            height: number | null;
+                            /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                            url: string;
+                            /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                            thumbnail_url: string | null;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
         };
     };
     getParentAppNotificationPreferences: {
@@ -4624,7 +5215,19 @@ export interface operations {
                      *           "description": "Races, relays and a tug of war on the main ground. Parents are welcome from 8:30.",
                      *           "due_date": "2026-11-25",
                      *           "created_at": "2026-11-22T09:30:00.000Z",
-                     *           "updated_at": "2026-11-22T09:30:00.000Z"
+                     *           "updated_at": "2026-11-22T09:30:00.000Z",
+                     *           "attachments": [
+                     *             {
+                     *               "id": 1,
+                     *               "name": "Meera Iyer",
+                     *               "content_type": "image/jpeg",
+                     *               "size": 1,
+                     *               "width": 1,
+                     *               "height": 1,
+                     *               "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *               "thumbnail_url": "thumbnail_url"
+                     *             }
+                     *           ]
                      *         }
                      *       ]
                      *     }
@@ -4647,6 +5250,26 @@ export interface operations {
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         }[];
                     };
                 };
@@ -4681,6 +5304,8 @@ export interface operations {
                     student_id?: number | null;
                     description?: string | null;
                     due_date?: string | null;
+                    /** @description Uploads (POST .../attachments) to attach, in the order they are shown: at most 10, none twice, each of the caller's school and attached to nothing else; through the parent app the parent's own, through the teachers and web apps a staff member's or an admin's. On an update it replaces the item's attachments (`[]` takes them all off, and one taken off is deleted); absent, they stay as they are. */
+                    attachment_ids?: number[];
                     title: string;
                 };
             };
@@ -4707,7 +5332,19 @@ export interface operations {
                      *         "description": "Races, relays and a tug of war on the main ground. Parents are welcome from 8:30.",
                      *         "due_date": "2026-11-25",
                      *         "created_at": "2026-11-22T09:30:00.000Z",
-                     *         "updated_at": "2026-11-22T09:30:00.000Z"
+                     *         "updated_at": "2026-11-22T09:30:00.000Z",
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -4729,6 +5366,26 @@ export interface operations {
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         };
                     };
                 };
@@ -4765,6 +5422,8 @@ export interface operations {
                     student_id?: number | null;
                     description?: string | null;
                     due_date?: string | null;
+                    /** @description Uploads (POST .../attachments) to attach, in the order they are shown: at most 10, none twice, each of the caller's school and attached to nothing else; through the parent app the parent's own, through the teachers and web apps a staff member's or an admin's. On an update it replaces the item's attachments (`[]` takes them all off, and one taken off is deleted); absent, they stay as they are. */
+                    attachment_ids?: number[];
                     title?: string;
                 };
             };
@@ -4791,7 +5450,19 @@ export interface operations {
                      *         "description": "Races, relays and a tug of war on the main ground. Parents are welcome from 8:30.",
                      *         "due_date": "2026-11-25",
                      *         "created_at": "2026-11-22T09:30:00.000Z",
-                     *         "updated_at": "2026-11-22T09:30:00.000Z"
+                     *         "updated_at": "2026-11-22T09:30:00.000Z",
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -4813,6 +5484,26 @@ export interface operations {
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         };
                     };
                 };
@@ -5046,7 +5737,19 @@ export interface operations {
                      *           "publish_at": "2026-11-22T09:30:00.000Z",
                      *           "published_at": "2026-11-22T09:30:00.000Z",
                      *           "created_at": "2026-11-22T09:30:00.000Z",
-                     *           "updated_at": "2026-11-22T09:30:00.000Z"
+                     *           "updated_at": "2026-11-22T09:30:00.000Z",
+                     *           "attachments": [
+                     *             {
+                     *               "id": 1,
+                     *               "name": "Meera Iyer",
+                     *               "content_type": "image/jpeg",
+                     *               "size": 1,
+                     *               "width": 1,
+                     *               "height": 1,
+                     *               "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *               "thumbnail_url": "thumbnail_url"
+                     *             }
+                     *           ]
                      *         }
                      *       ]
                      *     }
@@ -5084,6 +5787,26 @@ export interface operations {
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         }[];
                     };
                 };
@@ -5142,6 +5865,8 @@ export interface operations {
                      * @description A future time; the activity stays `scheduled`, hidden from parents, until then
                      */
                     publish_at?: string;
+                    /** @description Uploads (POST .../attachments) to attach, in the order they are shown: at most 10, none twice, each of the caller's school and attached to nothing else; through the parent app the parent's own, through the teachers and web apps a staff member's or an admin's. On an update it replaces the item's attachments (`[]` takes them all off, and one taken off is deleted); absent, they stay as they are. */
+                    attachment_ids?: number[];
                     school_id: string;
                 };
             };
@@ -5183,7 +5908,19 @@ export interface operations {
                      *         "publish_at": "2026-11-22T09:30:00.000Z",
                      *         "published_at": "2026-11-22T09:30:00.000Z",
                      *         "created_at": "2026-11-22T09:30:00.000Z",
-                     *         "updated_at": "2026-11-22T09:30:00.000Z"
+                     *         "updated_at": "2026-11-22T09:30:00.000Z",
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -5220,6 +5957,26 @@ export interface operations {
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         };
                     };
                 };
@@ -5271,6 +6028,8 @@ export interface operations {
                      * @description A future time; the activity stays `scheduled`, hidden from parents, until then
                      */
                     publish_at?: string;
+                    /** @description Uploads (POST .../attachments) to attach, in the order they are shown: at most 10, none twice, each of the caller's school and attached to nothing else; through the parent app the parent's own, through the teachers and web apps a staff member's or an admin's. On an update it replaces the item's attachments (`[]` takes them all off, and one taken off is deleted); absent, they stay as they are. */
+                    attachment_ids?: number[];
                     school_id?: string;
                 };
             };
@@ -5312,7 +6071,19 @@ export interface operations {
                      *         "publish_at": "2026-11-22T09:30:00.000Z",
                      *         "published_at": "2026-11-22T09:30:00.000Z",
                      *         "created_at": "2026-11-22T09:30:00.000Z",
-                     *         "updated_at": "2026-11-22T09:30:00.000Z"
+                     *         "updated_at": "2026-11-22T09:30:00.000Z",
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -5349,6 +6120,26 @@ export interface operations {
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         };
                     };
                 };
@@ -5455,7 +6246,19 @@ export interface operations {
                      *           "publish_at": "2026-11-22T09:30:00.000Z",
                      *           "published_at": "2026-11-22T09:30:00.000Z",
                      *           "created_at": "2026-11-22T09:30:00.000Z",
-                     *           "updated_at": "2026-11-22T09:30:00.000Z"
+                     *           "updated_at": "2026-11-22T09:30:00.000Z",
+                     *           "attachments": [
+                     *             {
+                     *               "id": 1,
+                     *               "name": "Meera Iyer",
+                     *               "content_type": "image/jpeg",
+                     *               "size": 1,
+                     *               "width": 1,
+                     *               "height": 1,
+                     *               "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *               "thumbnail_url": "thumbnail_url"
+                     *             }
+                     *           ]
                      *         }
                      *       ]
                      *     }
@@ -5490,6 +6293,26 @@ export interface operations {
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         }[];
                     };
                 };
@@ -5543,6 +6366,8 @@ export interface operations {
                      * @description A future time: the notice stays off the parents' board, unpushed, until then
                      */
                     publish_at?: string;
+                    /** @description Uploads (POST .../attachments) to attach, in the order they are shown: at most 10, none twice, each of the caller's school and attached to nothing else; through the parent app the parent's own, through the teachers and web apps a staff member's or an admin's. On an update it replaces the item's attachments (`[]` takes them all off, and one taken off is deleted); absent, they stay as they are. */
+                    attachment_ids?: number[];
                     school_id?: string;
                 };
             };
@@ -5584,7 +6409,19 @@ export interface operations {
                      *         "publish_at": "2026-11-22T09:30:00.000Z",
                      *         "published_at": "2026-11-22T09:30:00.000Z",
                      *         "created_at": "2026-11-22T09:30:00.000Z",
-                     *         "updated_at": "2026-11-22T09:30:00.000Z"
+                     *         "updated_at": "2026-11-22T09:30:00.000Z",
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -5618,6 +6455,26 @@ export interface operations {
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         };
                     };
                 };
@@ -5986,6 +6843,18 @@ export interface operations {
                      *           "updated_at": "2026-11-22T09:30:00.000Z",
                      *           "resolved_at": "2026-11-22T09:30:00.000Z",
                      *           "replies_count": 1,
+                     *           "attachments": [
+                     *             {
+                     *               "id": 1,
+                     *               "name": "Meera Iyer",
+                     *               "content_type": "image/jpeg",
+                     *               "size": 1,
+                     *               "width": 1,
+                     *               "height": 1,
+                     *               "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *               "thumbnail_url": "thumbnail_url"
+                     *             }
+                     *           ],
                      *           "student_name": "Asha Rao",
                      *           "parent_name": "Ravi Rao"
                      *         }
@@ -6016,6 +6885,26 @@ export interface operations {
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                             student_name: string | null;
                             parent_name: string | null;
                         }[];
@@ -6066,6 +6955,18 @@ export interface operations {
                      *         "updated_at": "2026-11-22T09:30:00.000Z",
                      *         "resolved_at": "2026-11-22T09:30:00.000Z",
                      *         "replies_count": 1,
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ],
                      *         "replies": [
                      *           {
                      *             "id": 1,
@@ -6074,7 +6975,19 @@ export interface operations {
                      *             "author_id": 1,
                      *             "author_name": "Meera Iyer",
                      *             "message": "Asha will be away for two days for her cousin's wedding.",
-                     *             "created_at": "2026-11-22T09:30:00.000Z"
+                     *             "created_at": "2026-11-22T09:30:00.000Z",
+                     *             "attachments": [
+                     *               {
+                     *                 "id": 1,
+                     *                 "name": "Meera Iyer",
+                     *                 "content_type": "image/jpeg",
+                     *                 "size": 1,
+                     *                 "width": 1,
+                     *                 "height": 1,
+                     *                 "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *                 "thumbnail_url": "thumbnail_url"
+                     *               }
+                     *             ]
                      *           }
                      *         ]
                      *       }
@@ -6104,6 +7017,26 @@ export interface operations {
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                             /** @description Oldest first */
                             replies: {
                                 id: number;
@@ -6115,6 +7048,26 @@ export interface operations {
                                 message: string;
                                 /** @description ISO 8601 timestamp in UTC */
                                 created_at: string;
+                                /** @description In the order of the item's attachment_ids; [] when none */
+                                attachments: {
+                                    id: number;
+                                    /** @description The file name the uploader gave, without any path */
+                                    name: string;
+                                    /**
+                                     * @description Of the stored file, judged by its content
+                                     * @enum {string}
+                                     */
+                                    content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                    /** @description Bytes of the stored file (an image as rebuilt) */
+                                    size: number;
+                                    /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                    width: number | null;
+                                    height: number | null;
+                                    /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                    url: string;
+                                    /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                    thumbnail_url: string | null;
+                                }[];
                             }[];
                         };
                     };
@@ -6181,7 +7134,19 @@ export interface operations {
                      *         "created_at": "2026-11-22T09:30:00.000Z",
                      *         "updated_at": "2026-11-22T09:30:00.000Z",
                      *         "resolved_at": "2026-11-22T09:30:00.000Z",
-                     *         "replies_count": 1
+                     *         "replies_count": 1,
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -6209,6 +7174,26 @@ export interface operations {
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         };
                     };
                 };
@@ -6241,6 +7226,8 @@ export interface operations {
                  */
                 "application/json": {
                     message: string;
+                    /** @description Uploads (POST .../attachments) to attach, in the order they are shown: at most 10, none twice, each of the caller's school and attached to nothing else; through the parent app the parent's own, through the teachers and web apps a staff member's or an admin's. On an update it replaces the item's attachments (`[]` takes them all off, and one taken off is deleted); absent, they stay as they are. */
+                    attachment_ids?: number[];
                 };
             };
         };
@@ -6262,7 +7249,19 @@ export interface operations {
                      *         "author_id": 1,
                      *         "author_name": "Meera Iyer",
                      *         "message": "Asha will be away for two days for her cousin's wedding.",
-                     *         "created_at": "2026-11-22T09:30:00.000Z"
+                     *         "created_at": "2026-11-22T09:30:00.000Z",
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -6280,6 +7279,26 @@ export interface operations {
                             message: string;
                             /** @description ISO 8601 timestamp in UTC */
                             created_at: string;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         };
                     };
                 };
@@ -6291,6 +7310,80 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+        };
+    };
+    postTeachersAppAttachments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One file in the part named `file` (its `filename`, or `filename*`, names the attachment) */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "File uploaded",
+                     *       "data": {
+                     *         "id": 41,
+                     *         "name": "sports-day.jpg",
+                     *         "content_type": "image/jpeg",
+                     *         "size": 482113,
+                     *         "width": 2048,
+                     *         "height": 1536,
+                     *         "url": "https://school.example.org/files/41?exp=1795000000&sig=4f1c…",
+                     *         "thumbnail_url": "https://school.example.org/files/41/thumbnail?exp=1795000000&sig=9a0e…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            /** @description The file name the uploader gave, without any path */
+                            name: string;
+                            /**
+                             * @description Of the stored file, judged by its content
+                             * @enum {string}
+                             */
+                            content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                            /** @description Bytes of the stored file (an image as rebuilt) */
+                            size: number;
+                            /** @description Pixels of the stored image, as displayed; null for a PDF */
+                            width: number | null;
+                            height: number | null;
+                            /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                            url: string;
+                            /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                            thumbnail_url: string | null;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppSignin: {
@@ -6828,7 +7921,9 @@ export interface operations {
                      *         "id": "greenwood",
                      *         "name": "Greenwood High",
                      *         "status": "active",
-                     *         "timezone": "Asia/Kolkata"
+                     *         "timezone": "Asia/Kolkata",
+                     *         "storage_limit_mb": 5120,
+                     *         "storage_used_mb": 812.47
                      *       }
                      *     }
                      */
@@ -6842,6 +7937,10 @@ export interface operations {
                             /** @enum {string} */
                             status: "active" | "suspended";
                             timezone: string;
+                            /** @description MiB the school's attachments may hold, files and thumbnails together (413 past it) */
+                            storage_limit_mb: number;
+                            /** @description MiB its stored files and thumbnails hold, attached or waiting, to two decimals rounded up */
+                            storage_used_mb: number;
                         };
                     };
                 };
@@ -6869,6 +7968,8 @@ export interface operations {
                     name?: string;
                     /** @description The school's IANA time zone: parents' quiet hours are its local hours */
                     timezone?: string;
+                    /** @description MiB its attachments may hold (files and thumbnails); lowering it below the usage deletes nothing and refuses new uploads */
+                    storage_limit_mb?: number;
                 };
             };
         };
@@ -6888,7 +7989,9 @@ export interface operations {
                      *         "id": "greenwood",
                      *         "name": "Greenwood High",
                      *         "status": "active",
-                     *         "timezone": "Asia/Kolkata"
+                     *         "timezone": "Asia/Kolkata",
+                     *         "storage_limit_mb": 5120,
+                     *         "storage_used_mb": 812.47
                      *       }
                      *     }
                      */
@@ -6902,6 +8005,10 @@ export interface operations {
                             /** @enum {string} */
                             status: "active" | "suspended";
                             timezone: string;
+                            /** @description MiB the school's attachments may hold, files and thumbnails together (413 past it) */
+                            storage_limit_mb: number;
+                            /** @description MiB its stored files and thumbnails hold, attached or waiting, to two decimals rounded up */
+                            storage_used_mb: number;
                         };
                     };
                 };
@@ -8057,7 +9164,19 @@ export interface operations {
                      *             "publish_at": "2026-11-22T09:30:00.000Z",
                      *             "published_at": "2026-11-22T09:30:00.000Z",
                      *             "created_at": "2026-11-22T09:30:00.000Z",
-                     *             "updated_at": "2026-11-22T09:30:00.000Z"
+                     *             "updated_at": "2026-11-22T09:30:00.000Z",
+                     *             "attachments": [
+                     *               {
+                     *                 "id": 1,
+                     *                 "name": "Meera Iyer",
+                     *                 "content_type": "image/jpeg",
+                     *                 "size": 1,
+                     *                 "width": 1,
+                     *                 "height": 1,
+                     *                 "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *                 "thumbnail_url": "thumbnail_url"
+                     *               }
+                     *             ]
                      *           }
                      *         ],
                      *         "pagination": {
@@ -8103,6 +9222,26 @@ export interface operations {
                                 created_at: string;
                                 /** @description ISO 8601 timestamp in UTC */
                                 updated_at: string;
+                                /** @description In the order of the item's attachment_ids; [] when none */
+                                attachments: {
+                                    id: number;
+                                    /** @description The file name the uploader gave, without any path */
+                                    name: string;
+                                    /**
+                                     * @description Of the stored file, judged by its content
+                                     * @enum {string}
+                                     */
+                                    content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                    /** @description Bytes of the stored file (an image as rebuilt) */
+                                    size: number;
+                                    /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                    width: number | null;
+                                    height: number | null;
+                                    /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                    url: string;
+                                    /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                    thumbnail_url: string | null;
+                                }[];
                             }[];
                             pagination: {
                                 total: number;
@@ -8176,7 +9315,19 @@ export interface operations {
                      *             "publish_at": "2026-11-22T09:30:00.000Z",
                      *             "published_at": "2026-11-22T09:30:00.000Z",
                      *             "created_at": "2026-11-22T09:30:00.000Z",
-                     *             "updated_at": "2026-11-22T09:30:00.000Z"
+                     *             "updated_at": "2026-11-22T09:30:00.000Z",
+                     *             "attachments": [
+                     *               {
+                     *                 "id": 1,
+                     *                 "name": "Meera Iyer",
+                     *                 "content_type": "image/jpeg",
+                     *                 "size": 1,
+                     *                 "width": 1,
+                     *                 "height": 1,
+                     *                 "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *                 "thumbnail_url": "thumbnail_url"
+                     *               }
+                     *             ]
                      *           }
                      *         ],
                      *         "count": 1
@@ -8214,6 +9365,26 @@ export interface operations {
                                 created_at: string;
                                 /** @description ISO 8601 timestamp in UTC */
                                 updated_at: string;
+                                /** @description In the order of the item's attachment_ids; [] when none */
+                                attachments: {
+                                    id: number;
+                                    /** @description The file name the uploader gave, without any path */
+                                    name: string;
+                                    /**
+                                     * @description Of the stored file, judged by its content
+                                     * @enum {string}
+                                     */
+                                    content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                    /** @description Bytes of the stored file (an image as rebuilt) */
+                                    size: number;
+                                    /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                    width: number | null;
+                                    height: number | null;
+                                    /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                    url: string;
+                                    /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                    thumbnail_url: string | null;
+                                }[];
                             }[];
                             count: number;
                         };
@@ -8270,6 +9441,8 @@ export interface operations {
                      * @description A future time: the notice stays off the parents' board, unpushed, until then
                      */
                     publish_at?: string;
+                    /** @description Uploads (POST .../attachments) to attach, in the order they are shown: at most 10, none twice, each of the caller's school and attached to nothing else; through the parent app the parent's own, through the teachers and web apps a staff member's or an admin's. On an update it replaces the item's attachments (`[]` takes them all off, and one taken off is deleted); absent, they stay as they are. */
+                    attachment_ids?: number[];
                     school_id?: string;
                 };
             };
@@ -8311,7 +9484,19 @@ export interface operations {
                      *         "publish_at": "2026-11-22T09:30:00.000Z",
                      *         "published_at": "2026-11-22T09:30:00.000Z",
                      *         "created_at": "2026-11-22T09:30:00.000Z",
-                     *         "updated_at": "2026-11-22T09:30:00.000Z"
+                     *         "updated_at": "2026-11-22T09:30:00.000Z",
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -8345,6 +9530,26 @@ export interface operations {
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         };
                     };
                 };
@@ -8395,6 +9600,8 @@ export interface operations {
                      * @description A future time: the notice stays off the parents' board, unpushed, until then
                      */
                     publish_at?: string;
+                    /** @description Uploads (POST .../attachments) to attach, in the order they are shown: at most 10, none twice, each of the caller's school and attached to nothing else; through the parent app the parent's own, through the teachers and web apps a staff member's or an admin's. On an update it replaces the item's attachments (`[]` takes them all off, and one taken off is deleted); absent, they stay as they are. */
+                    attachment_ids?: number[];
                     school_id?: string;
                 };
             };
@@ -8436,7 +9643,19 @@ export interface operations {
                      *         "publish_at": "2026-11-22T09:30:00.000Z",
                      *         "published_at": "2026-11-22T09:30:00.000Z",
                      *         "created_at": "2026-11-22T09:30:00.000Z",
-                     *         "updated_at": "2026-11-22T09:30:00.000Z"
+                     *         "updated_at": "2026-11-22T09:30:00.000Z",
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -8470,6 +9689,26 @@ export interface operations {
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         };
                     };
                 };
@@ -9983,6 +11222,19 @@ export interface operations {
                      *             "key": {}
                      *           }
                      *         ],
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "content_type",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "created_at": "2026-11-22T09:30:00.000Z",
+                     *             "entity_type": "activity",
+                     *             "entity_id": 1
+                     *           }
+                     *         ],
                      *         "groups": [
                      *           {
                      *             "key": {}
@@ -10052,6 +11304,18 @@ export interface operations {
                             diary: {
                                 [key: string]: unknown;
                             }[];
+                            /** @description The files of their requests and replies and their uploads not yet attached (entity_* null): what each is, no URL and no content */
+                            attachments: {
+                                id: number;
+                                name: string;
+                                content_type: string;
+                                size: number;
+                                width: number | null;
+                                height: number | null;
+                                created_at: string;
+                                entity_type: string | null;
+                                entity_id: number | null;
+                            }[];
                             /** @description Group memberships */
                             groups: {
                                 [key: string]: unknown;
@@ -10120,7 +11384,8 @@ export interface operations {
                      *           "students": 1,
                      *           "parents": 1,
                      *           "comments": 3,
-                     *           "addresses": 2
+                     *           "addresses": 2,
+                     *           "attachments": 1
                      *         }
                      *       }
                      *     }
@@ -10135,6 +11400,7 @@ export interface operations {
                                 parents: number;
                                 comments: number;
                                 addresses: number;
+                                attachments: number;
                             };
                         };
                     };
@@ -10646,6 +11912,80 @@ export interface operations {
             429: components["responses"]["E429"];
         };
     };
+    postWebAppAttachments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One file in the part named `file` (its `filename`, or `filename*`, names the attachment) */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "File uploaded",
+                     *       "data": {
+                     *         "id": 41,
+                     *         "name": "sports-day.jpg",
+                     *         "content_type": "image/jpeg",
+                     *         "size": 482113,
+                     *         "width": 2048,
+                     *         "height": 1536,
+                     *         "url": "https://school.example.org/files/41?exp=1795000000&sig=4f1c…",
+                     *         "thumbnail_url": "https://school.example.org/files/41/thumbnail?exp=1795000000&sig=9a0e…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            /** @description The file name the uploader gave, without any path */
+                            name: string;
+                            /**
+                             * @description Of the stored file, judged by its content
+                             * @enum {string}
+                             */
+                            content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                            /** @description Bytes of the stored file (an image as rebuilt) */
+                            size: number;
+                            /** @description Pixels of the stored image, as displayed; null for a PDF */
+                            width: number | null;
+                            height: number | null;
+                            /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                            url: string;
+                            /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                            thumbnail_url: string | null;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
     getWebAppNotifications: {
         parameters: {
             query?: {
@@ -10790,6 +12130,11 @@ export interface operations {
                      *         "redis": {
                      *           "status": "ok",
                      *           "latency_ms": 1
+                     *         },
+                     *         "storage": {
+                     *           "driver": "local",
+                     *           "status": "ok",
+                     *           "latency_ms": 1
                      *         }
                      *       }
                      *     }
@@ -10824,6 +12169,14 @@ export interface operations {
                             }[];
                             /** @description Only when REDIS_URL is set: degraded (latency_ms null) while Redis does not answer, when rate limits count per instance */
                             redis?: {
+                                /** @enum {string} */
+                                status: "ok" | "degraded";
+                                latency_ms: number | null;
+                            };
+                            /** @description The attachments' store (DATA_DIR/files, or STORAGE_URL's): degraded (latency_ms null) while it does not answer, when uploads and file URLs answer 503 */
+                            storage: {
+                                /** @enum {string} */
+                                driver: "local" | "s3";
                                 /** @enum {string} */
                                 status: "ok" | "degraded";
                                 latency_ms: number | null;
@@ -10920,7 +12273,7 @@ export interface operations {
                 actor_id?: string;
                 /** @description `student.update`, `login.failure`, ... */
                 action?: string;
-                entity_type?: "school" | "admin_user" | "designation" | "grade" | "group" | "staff" | "student" | "parent" | "admission" | "activity" | "noticeboard" | "write_to" | "comment" | "reaction" | "diary" | "attendance" | "session" | "notification" | "preference" | "webhook" | "import";
+                entity_type?: "school" | "admin_user" | "designation" | "grade" | "group" | "staff" | "student" | "parent" | "admission" | "activity" | "noticeboard" | "write_to" | "comment" | "reaction" | "diary" | "attendance" | "session" | "notification" | "preference" | "webhook" | "import" | "attachment";
                 entity_id?: string;
                 /** @description Events at or after this time (a date: from its start) */
                 from?: string;
@@ -10994,7 +12347,7 @@ export interface operations {
                                 door: "api" | "console" | "cli" | "job";
                                 action: string;
                                 /** @enum {string} */
-                                entity_type: "school" | "admin_user" | "designation" | "grade" | "group" | "staff" | "student" | "parent" | "admission" | "activity" | "noticeboard" | "write_to" | "comment" | "reaction" | "diary" | "attendance" | "session" | "notification" | "preference" | "webhook" | "import";
+                                entity_type: "school" | "admin_user" | "designation" | "grade" | "group" | "staff" | "student" | "parent" | "admission" | "activity" | "noticeboard" | "write_to" | "comment" | "reaction" | "diary" | "attendance" | "session" | "notification" | "preference" | "webhook" | "import" | "attachment";
                                 entity_id: string | null;
                                 /** @description Each changed field as `[before, after]`; secrets read `[redacted]` */
                                 changes: {
@@ -11544,6 +12897,480 @@ export interface operations {
                             code: "SERVICE_UNAVAILABLE";
                         };
                     };
+                };
+            };
+        };
+    };
+    getFilesId: {
+        parameters: {
+            query: {
+                /**
+                 * @description Unix seconds after which the URL stops working
+                 * @example 1795000000
+                 */
+                exp: string;
+                /** @description Lowercase hex HMAC-SHA256 (CONTRACT.md section 25) */
+                sig: string;
+            };
+            header?: {
+                /** @example bytes=0-1023 */
+                Range?: string;
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @example 41 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stored bytes */
+            200: {
+                headers: {
+                    /** @description The stored type */
+                    "Content-Type"?: string;
+                    "Content-Length"?: number;
+                    /** @description `inline` (images and thumbnails) or `attachment` (PDFs), with `filename*=UTF-8''<name>` (RFC 8187) after an ASCII `filename=` */
+                    "Content-Disposition"?: string;
+                    /** @description `private, max-age=<seconds until exp>` */
+                    "Cache-Control"?: string;
+                    /** @description Strong; the same for every URL of the file */
+                    ETag?: string;
+                    "Accept-Ranges"?: "bytes";
+                    "X-Content-Type-Options"?: "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/gif": string;
+                    "image/webp": string;
+                    "application/pdf": string;
+                };
+            };
+            /** @description The bytes of the one range asked for */
+            206: {
+                headers: {
+                    /** @description The stored type */
+                    "Content-Type"?: string;
+                    "Content-Length"?: number;
+                    /** @description `inline` (images and thumbnails) or `attachment` (PDFs), with `filename*=UTF-8''<name>` (RFC 8187) after an ASCII `filename=` */
+                    "Content-Disposition"?: string;
+                    /** @description `private, max-age=<seconds until exp>` */
+                    "Cache-Control"?: string;
+                    /** @description Strong; the same for every URL of the file */
+                    ETag?: string;
+                    "Accept-Ranges"?: "bytes";
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description `bytes a-b/<size>` */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/gif": string;
+                    "image/webp": string;
+                    "application/pdf": string;
+                };
+            };
+            /** @description The ETag sent in If-None-Match: the copy the client holds is current */
+            304: {
+                headers: {
+                    /** @description Strong; the same for every URL of the file */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A missing, changed or expired signature */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such attachment, or it was deleted */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The range lies beyond the end of the file */
+            416: {
+                headers: {
+                    /** @description `bytes *\/<size>` */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The file store did not answer in time */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    headFilesId: {
+        parameters: {
+            query: {
+                /**
+                 * @description Unix seconds after which the URL stops working
+                 * @example 1795000000
+                 */
+                exp: string;
+                /** @description Lowercase hex HMAC-SHA256 (CONTRACT.md section 25) */
+                sig: string;
+            };
+            header?: {
+                /** @example bytes=0-1023 */
+                Range?: string;
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @example 41 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stored bytes */
+            200: {
+                headers: {
+                    /** @description The stored type */
+                    "Content-Type"?: string;
+                    "Content-Length"?: number;
+                    /** @description `inline` (images and thumbnails) or `attachment` (PDFs), with `filename*=UTF-8''<name>` (RFC 8187) after an ASCII `filename=` */
+                    "Content-Disposition"?: string;
+                    /** @description `private, max-age=<seconds until exp>` */
+                    "Cache-Control"?: string;
+                    /** @description Strong; the same for every URL of the file */
+                    ETag?: string;
+                    "Accept-Ranges"?: "bytes";
+                    "X-Content-Type-Options"?: "nosniff";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The bytes of the one range asked for */
+            206: {
+                headers: {
+                    /** @description The stored type */
+                    "Content-Type"?: string;
+                    "Content-Length"?: number;
+                    /** @description `inline` (images and thumbnails) or `attachment` (PDFs), with `filename*=UTF-8''<name>` (RFC 8187) after an ASCII `filename=` */
+                    "Content-Disposition"?: string;
+                    /** @description `private, max-age=<seconds until exp>` */
+                    "Cache-Control"?: string;
+                    /** @description Strong; the same for every URL of the file */
+                    ETag?: string;
+                    "Accept-Ranges"?: "bytes";
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description `bytes a-b/<size>` */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The ETag sent in If-None-Match: the copy the client holds is current */
+            304: {
+                headers: {
+                    /** @description Strong; the same for every URL of the file */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A missing, changed or expired signature */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such attachment, or it was deleted */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The range lies beyond the end of the file */
+            416: {
+                headers: {
+                    /** @description `bytes *\/<size>` */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The file store did not answer in time */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getFilesIdThumbnail: {
+        parameters: {
+            query: {
+                /**
+                 * @description Unix seconds after which the URL stops working
+                 * @example 1795000000
+                 */
+                exp: string;
+                /** @description Lowercase hex HMAC-SHA256 (CONTRACT.md section 25) */
+                sig: string;
+            };
+            header?: {
+                /** @example bytes=0-1023 */
+                Range?: string;
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @example 41 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stored bytes */
+            200: {
+                headers: {
+                    /** @description The stored type */
+                    "Content-Type"?: string;
+                    "Content-Length"?: number;
+                    /** @description `inline` (images and thumbnails) or `attachment` (PDFs), with `filename*=UTF-8''<name>` (RFC 8187) after an ASCII `filename=` */
+                    "Content-Disposition"?: string;
+                    /** @description `private, max-age=<seconds until exp>` */
+                    "Cache-Control"?: string;
+                    /** @description Strong; the same for every URL of the file */
+                    ETag?: string;
+                    "Accept-Ranges"?: "bytes";
+                    "X-Content-Type-Options"?: "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/gif": string;
+                    "image/webp": string;
+                };
+            };
+            /** @description The bytes of the one range asked for */
+            206: {
+                headers: {
+                    /** @description The stored type */
+                    "Content-Type"?: string;
+                    "Content-Length"?: number;
+                    /** @description `inline` (images and thumbnails) or `attachment` (PDFs), with `filename*=UTF-8''<name>` (RFC 8187) after an ASCII `filename=` */
+                    "Content-Disposition"?: string;
+                    /** @description `private, max-age=<seconds until exp>` */
+                    "Cache-Control"?: string;
+                    /** @description Strong; the same for every URL of the file */
+                    ETag?: string;
+                    "Accept-Ranges"?: "bytes";
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description `bytes a-b/<size>` */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/gif": string;
+                    "image/webp": string;
+                };
+            };
+            /** @description The ETag sent in If-None-Match: the copy the client holds is current */
+            304: {
+                headers: {
+                    /** @description Strong; the same for every URL of the file */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A missing, changed or expired signature */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such attachment, or it was deleted */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The range lies beyond the end of the file */
+            416: {
+                headers: {
+                    /** @description `bytes *\/<size>` */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The file store did not answer in time */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    headFilesIdThumbnail: {
+        parameters: {
+            query: {
+                /**
+                 * @description Unix seconds after which the URL stops working
+                 * @example 1795000000
+                 */
+                exp: string;
+                /** @description Lowercase hex HMAC-SHA256 (CONTRACT.md section 25) */
+                sig: string;
+            };
+            header?: {
+                /** @example bytes=0-1023 */
+                Range?: string;
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @example 41 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stored bytes */
+            200: {
+                headers: {
+                    /** @description The stored type */
+                    "Content-Type"?: string;
+                    "Content-Length"?: number;
+                    /** @description `inline` (images and thumbnails) or `attachment` (PDFs), with `filename*=UTF-8''<name>` (RFC 8187) after an ASCII `filename=` */
+                    "Content-Disposition"?: string;
+                    /** @description `private, max-age=<seconds until exp>` */
+                    "Cache-Control"?: string;
+                    /** @description Strong; the same for every URL of the file */
+                    ETag?: string;
+                    "Accept-Ranges"?: "bytes";
+                    "X-Content-Type-Options"?: "nosniff";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The bytes of the one range asked for */
+            206: {
+                headers: {
+                    /** @description The stored type */
+                    "Content-Type"?: string;
+                    "Content-Length"?: number;
+                    /** @description `inline` (images and thumbnails) or `attachment` (PDFs), with `filename*=UTF-8''<name>` (RFC 8187) after an ASCII `filename=` */
+                    "Content-Disposition"?: string;
+                    /** @description `private, max-age=<seconds until exp>` */
+                    "Cache-Control"?: string;
+                    /** @description Strong; the same for every URL of the file */
+                    ETag?: string;
+                    "Accept-Ranges"?: "bytes";
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description `bytes a-b/<size>` */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The ETag sent in If-None-Match: the copy the client holds is current */
+            304: {
+                headers: {
+                    /** @description Strong; the same for every URL of the file */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A missing, changed or expired signature */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such attachment, or it was deleted */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The range lies beyond the end of the file */
+            416: {
+                headers: {
+                    /** @description `bytes *\/<size>` */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The file store did not answer in time */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

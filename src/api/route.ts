@@ -40,6 +40,11 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z
    * limit (413 above it). The handler gets `req.body` as a Buffer, empty when none came.
    */
   upload?: { types: string[]; maxBytes: number; description: string };
+  /**
+   * A `multipart/form-data` body carrying one file in the part named `field`, which the handler
+   * streams from the request itself (nothing reads the body before it); described in the reference.
+   */
+  multipart?: { field: string; description: string };
   /** Example request body, shown in the API reference; generated from `body` when absent. */
   example?: unknown;
   /** Example success envelope's `message` and `data`, shown in the API reference; `data` is generated from `response` when absent. */

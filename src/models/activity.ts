@@ -1,5 +1,5 @@
 import { Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
-import { date, flag, modelOptions, pk, ref, schoolId, str, text, timestamps } from './columns.js';
+import { date, flag, json, modelOptions, pk, ref, schoolId, str, text, timestamps } from './columns.js';
 
 export const activityTypes = ['event', 'announcement'] as const;
 export const activityStatuses = ['draft', 'scheduled', 'published', 'cancelled'] as const;
@@ -23,6 +23,8 @@ export class Activity extends Model<InferAttributes<Activity>, InferCreationAttr
   declare published_at: CreationOptional<Date | null>;
   /** The last reminder to its unread families: at most one an hour. */
   declare reminded_at: CreationOptional<Date | null>;
+  /** The ids of its attachments, in order; null for none. */
+  declare attachment_ids: CreationOptional<number[] | null>;
   declare created_at: CreationOptional<Date>;
   declare updated_at: CreationOptional<Date>;
 
@@ -30,7 +32,7 @@ export class Activity extends Model<InferAttributes<Activity>, InferCreationAttr
     Activity.init(
       {
         id: pk(), school_id: schoolId(), title: str(200), description: text(), activity_type: str(20, false, 'announcement'),
-        staff_id: ref(), student_id: ref(true), status: str(16, false, 'draft'), deleted_status: flag(0), audience_scope: flag(0), publish_at: date(), published_at: date(), reminded_at: date(), ...timestamps(),
+        staff_id: ref(), student_id: ref(true), status: str(16, false, 'draft'), deleted_status: flag(0), audience_scope: flag(0), publish_at: date(), published_at: date(), reminded_at: date(), attachment_ids: json('attachment_ids'), ...timestamps(),
       },
       {
         sequelize, tableName: 'activities', modelName: 'Activity', ...modelOptions,

@@ -5,6 +5,7 @@ import { AuditEvent } from '../../src/models/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { assign } from '../helpers/classroom.js';
 import { ADMIN_PASSWORD, bearer, parent, parentLogin, school, staffLogin, staffMember, student, uniquePhone, type SchoolFixture } from '../helpers/fixtures.js';
+import { pdf } from '../helpers/images.js';
 import { studentHeader, csv } from '../helpers/roster.js';
 
 /**
@@ -106,6 +107,9 @@ const calls: Array<[string, Call]> = [
   ['PATCH /web-app/update-student', () =>
     t.api.patch('/web-app/update-student').send({ school_id: a.schoolId, admission_token: s.admissionToken, section: 'addresses', data: [{ address_type: 'current', address: '14 Lake Rd', city: 'Pune', pincode: 411001 }] })],
   ['POST /parent-app/set-pin', () => t.api.post('/parent-app/set-pin').send({ token: s.setupToken, pin: '482913' })],
+  ['POST /parent-app/attachments', () => t.api.post('/parent-app/attachments').set(bearer(parentToken)).attach('file', pdf('A doctor\'s note'), 'note.pdf')],
+  ['POST /teachers-app/attachments', () => t.api.post('/teachers-app/attachments').set(bearer(teacher)).attach('file', pdf('Trip plan'), 'trip.pdf')],
+  ['POST /web-app/attachments', () => t.api.post('/web-app/attachments').set(bearer(a.adminToken)).attach('file', pdf('Fee circular'), 'fees.pdf')],
   ['POST /web-app/noticeboard', async () => keep('notice', await web().post('/web-app/noticeboard', { school_id: a.schoolId, notice_title: 'Closed on Friday', notice_type: 'holiday' }))],
   ['PUT /web-app/noticeboard/{id}', () => web().put(`/web-app/noticeboard/${s.notice}`, { is_important: true })],
   ['POST /web-app/noticeboard/{id}/remind', () => web().post(`/web-app/noticeboard/${s.notice}/remind`)],

@@ -4,7 +4,7 @@ import {
   newActivitySchema, parentActivity, parentFeed, parentFeedQuerySchema, teacherActivityQuerySchema, updateActivity, webActivityQuerySchema,
 } from '../../services/activities/activities.js';
 import type { Routers } from '../routers.js';
-import { audienceView, idParam, schoolIdField, timestamp } from '../../services/schemas.js';
+import { attachmentsView, audienceView, idParam, schoolIdField, timestamp } from '../../services/schemas.js';
 
 const activityView = z.object({
   id: z.number(),
@@ -22,6 +22,7 @@ const activityView = z.object({
   published_at: timestamp().nullable().describe('When it was first published (and pushed)'),
   created_at: timestamp(),
   updated_at: timestamp(),
+  attachments: attachmentsView,
 });
 
 export function registerActivityRoutes(r: Routers): void {

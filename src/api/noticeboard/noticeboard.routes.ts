@@ -4,7 +4,7 @@ import {
   noticeChangesSchema, noticeTypes, updateNotice, webNoticeQuerySchema,
 } from '../../services/notices/notices.js';
 import type { Routers } from '../routers.js';
-import { audienceView, idParam, schoolIdField, timestamp } from '../../services/schemas.js';
+import { attachmentsView, audienceView, idParam, schoolIdField, timestamp } from '../../services/schemas.js';
 
 const noticeView = z.object({
   id: z.number(),
@@ -22,6 +22,7 @@ const noticeView = z.object({
   published_at: timestamp().nullable(),
   created_at: timestamp(),
   updated_at: timestamp(),
+  attachments: attachmentsView,
 });
 
 const boardOrder = 'Urgent notices first, then important ones, then newest first. `limit` defaults to 20, at most 100.';

@@ -12,6 +12,9 @@ import {
   audienceColumn, audienceFilterClauses, audienceFromColumn, audienceInput, audiencesOf, audienceVisible, checkAudience, normalizeAudience, saveAudience, type Audience,
 } from '../audiences/audiences.js';
 import { pushToFamilies } from '../audiences/publish.js';
+import { attachmentsOf, withAttachments, type AttachmentView } from '../attachments/attachments.js';
+import { applyAttachments, attachmentIdsInput, planAttachments } from '../attachments/attaching.js';
+import { deleteAttachmentsOfItems } from '../attachments/removal.js';
 import { emitWebhookEvent, eventData } from '../webhooks/events.js';
 import { offsetOf, paginationOf } from '../pagination.js';
 import { parseInput, required } from '../validation.js';
@@ -35,6 +38,7 @@ export const activityFields = {
   audience: audienceInput,
   /** With status `scheduled`: when the activity publishes itself (and its push goes out). */
   publish_at: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp' }).describe('A future time; the activity stays `scheduled`, hidden from parents, until then'),
+  attachment_ids: attachmentIdsInput,
 };
 
 export const newActivitySchema = z.object({
@@ -47,6 +51,7 @@ export const newActivitySchema = z.object({
   student_id: activityFields.student_id.optional(),
   audience: activityFields.audience.optional(),
   publish_at: activityFields.publish_at.optional(),
+  attachment_ids: activityFields.attachment_ids.optional(),
 });
 export type NewActivity = z.input<typeof newActivitySchema>;
 
@@ -59,6 +64,7 @@ export const activityChangesSchema = z.object({
   student_id: activityFields.student_id.optional(),
   audience: activityFields.audience.optional(),
   publish_at: activityFields.publish_at.optional(),
+  attachment_ids: activityFields.attachment_ids.optional(),
 });
 export type ActivityChanges = z.input<typeof activityChangesSchema>;
 
@@ -106,6 +112,7 @@ export interface ActivityView {
   updated_at: string;
   /** In the parent feed: when this parent first read it, null while unread. */
   read_at?: string | null;
+  attachments: AttachmentView[];
 }
 
 interface ActivityRow {
@@ -124,9 +131,10 @@ interface ActivityRow {
   created_at: unknown;
   updated_at: unknown;
   read_at?: unknown;
+  attachment_ids: unknown;
 }
 
-const view = (r: ActivityRow, audience: Audience | null = null): ActivityView => ({
+const view = (r: ActivityRow, audience: Audience | null = null): Omit<ActivityView, 'attachments'> => ({
   id: Number(r.id),
   school_id: r.school_id,
   title: r.title,
@@ -145,14 +153,17 @@ const view = (r: ActivityRow, audience: Audience | null = null): ActivityView =>
   ...(r.read_at !== undefined ? { read_at: iso(r.read_at) } : {}),
 });
 
-/** The rows as views with their audiences, read in one query for the page. */
-async function views(schoolId: string, rows: ActivityRow[]): Promise<ActivityView[]> {
-  const audiences = await audiencesOf(schoolId, 'activity', rows.filter((r) => Number(r.audience_scope) === 1).map((r) => Number(r.id)));
-  return rows.map((r) => view(r, audiences.get(Number(r.id)) ?? null));
+/** The rows as views with their audiences and their attachments, each read in one query for the page. */
+async function views(ctx: AppContext, schoolId: string, rows: ActivityRow[]): Promise<ActivityView[]> {
+  const [audiences, files] = await Promise.all([
+    audiencesOf(schoolId, 'activity', rows.filter((r) => Number(r.audience_scope) === 1).map((r) => Number(r.id))),
+    attachmentsOf(ctx, schoolId, rows.map((r) => r.attachment_ids)),
+  ]);
+  return rows.map((r, i) => ({ ...view(r, audiences.get(Number(r.id)) ?? null), attachments: files[i]! }));
 }
 
 const COLUMNS = `a.id, a.school_id, a.title, a.description, a.activity_type, a.status, a.staff_id, s.name AS author_name,
-  a.student_id, a.audience_scope, a.publish_at, a.published_at, a.created_at, a.updated_at`;
+  a.student_id, a.audience_scope, a.publish_at, a.published_at, a.created_at, a.updated_at, a.attachment_ids`;
 const AUTHOR = 'LEFT JOIN staff s ON s.id = a.staff_id AND s.school_id = a.school_id';
 const NEWEST = 'ORDER BY a.created_at DESC, a.id DESC';
 
@@ -164,7 +175,8 @@ async function findActivity(ctx: AppContext, principal: Principal, id: number, t
   );
   if (!row) throw notFound('Activity');
   const audience = Number(row.audience_scope) === 1 ? (await audiencesOf(principal.schoolId, 'activity', [id], transaction)).get(id) ?? null : null;
-  return view(row, audience);
+  const [files] = await attachmentsOf(ctx, principal.schoolId, [row.attachment_ids], transaction);
+  return { ...view(row, audience), attachments: files! };
 }
 
 /**
@@ -241,6 +253,7 @@ export async function createActivity(ctx: AppContext, principal: Principal, inpu
   const planned = schedule(data.status, data.publish_at);
   return ctx.db.sequelize.transaction(async (transaction) => {
     const audience = (await requestedAudience(principal, data, transaction)) ?? null;
+    const files = data.attachment_ids && (await planAttachments(ctx, principal, data.attachment_ids, null, transaction));
     const created = await Activity.create({
       school_id: principal.schoolId,
       title: data.title,
@@ -251,7 +264,9 @@ export async function createActivity(ctx: AppContext, principal: Principal, inpu
       staff_id: staffId,
       student_id: soleStudent(audience),
       audience_scope: audience ? 1 : 0,
+      ...(files ? { attachment_ids: files.ids } : {}),
     }, { transaction });
+    if (files) await applyAttachments(ctx, principal, files, { type: 'activity', id: created.id }, transaction);
     await saveAudience(principal.schoolId, 'activity', created.id, audience, transaction);
     await publishActivity(ctx, principal, created.id, transaction);
     return findActivity(ctx, principal, created.id, transaction);
@@ -269,7 +284,7 @@ export async function updateActivity(ctx: AppContext, principal: Principal, id: 
   if (data.staff_id !== undefined && principal.type === 'staff' && data.staff_id !== principal.userId) {
     throw forbidden('staff_id must be your own id');
   }
-  const { staff_id: _author, audience: _audience, student_id: _student, publish_at: publishAt, ...rest } = data;
+  const { staff_id: _author, audience: _audience, student_id: _student, publish_at: publishAt, attachment_ids: attachmentIds, ...rest } = data;
   if (Object.values(data).every((v) => v === undefined)) throw badRequest('Send at least one field to change');
   const current = await findActivity(ctx, principal, id);
   requireEditRights(principal, current);
@@ -278,23 +293,35 @@ export async function updateActivity(ctx: AppContext, principal: Principal, id: 
   const patch = { ...rest, ...(planned.status !== undefined ? { status: planned.status } : {}), ...(planned.publish_at ? { publish_at: planned.publish_at } : {}) };
   return ctx.db.sequelize.transaction(async (transaction) => {
     const audience = await requestedAudience(principal, data, transaction);
-    const fields = { ...patch, ...(audience !== undefined ? { student_id: soleStudent(audience), audience_scope: audience ? 1 : 0 } : {}) };
+    const files = attachmentIds && (await planAttachments(ctx, principal, attachmentIds, { type: 'activity', id }, transaction));
+    const fields = {
+      ...patch,
+      ...(audience !== undefined ? { student_id: soleStudent(audience), audience_scope: audience ? 1 : 0 } : {}),
+      ...(files ? { attachment_ids: files.ids } : {}),
+    };
     // Sequelize leaves out the fields that were not sent.
     const [affected] = await Activity.update(fields, { where: { id, school_id: principal.schoolId, deleted_status: 0 }, transaction });
     // Deleted between the read and the write.
     if (affected === 0) throw notFound('Activity');
+    if (files) await applyAttachments(ctx, principal, files, { type: 'activity', id }, transaction);
     if (audience !== undefined) await saveAudience(principal.schoolId, 'activity', id, audience, transaction);
     if (patch.status === 'published') await publishActivity(ctx, principal, id, transaction);
     return findActivity(ctx, principal, id, transaction);
   });
 }
 
-/** Soft delete (`deleted_status` = 1): hidden from every feed, kept in the database. Same permissions as editing. */
+/**
+ * Soft delete (`deleted_status` = 1): hidden from every feed, kept in the database; its attachments
+ * are deleted with it. Same permissions as editing.
+ */
 export async function deleteActivity(ctx: AppContext, principal: Principal, id: number): Promise<void> {
   requirePermission(principal, 'activities.create');
   requireEditRights(principal, await findActivity(ctx, principal, id));
-  const [affected] = await Activity.update({ deleted_status: 1 }, { where: { id, school_id: principal.schoolId, deleted_status: 0 } });
-  if (affected === 0) throw notFound('Activity');
+  await ctx.db.sequelize.transaction(async (transaction) => {
+    const [affected] = await Activity.update({ deleted_status: 1 }, { where: { id, school_id: principal.schoolId, deleted_status: 0 }, transaction });
+    if (affected === 0) throw notFound('Activity');
+    await deleteAttachmentsOfItems(ctx, principal.schoolId, 'activity', [id], transaction);
+  });
 }
 
 /**
@@ -325,7 +352,7 @@ export async function listTeacherActivities(ctx: AppContext, principal: Principa
     `SELECT ${COLUMNS} FROM activities a ${AUTHOR} WHERE ${clauses.join(' AND ')} ${NEWEST} LIMIT :limit OFFSET :offset`,
     params,
   );
-  return views(principal.schoolId, rows);
+  return views(ctx, principal.schoolId, rows);
 }
 
 /**
@@ -351,7 +378,7 @@ export async function parentFeed(ctx: AppContext, principal: Principal, input: P
     params.type = query.activity_type;
   }
   const rows = await ctx.db.select<ActivityRow & { audience_list: unknown }>(parentFeedSql(ctx.db.dialect === 'mysql', { oneChild: query.student_id !== undefined, type }), params);
-  return rows.map((r) => view(r, audienceFromColumn(r.audience_list)));
+  return withAttachments(ctx, principal.schoolId, rows.map((r) => ({ view: view(r, audienceFromColumn(r.audience_list)), attachment_ids: r.attachment_ids })));
 }
 
 /**
@@ -375,7 +402,8 @@ export async function parentActivity(ctx: AppContext, principal: Principal, id: 
     { school: principal.schoolId, parent: principal.userId, id },
   );
   if (!row) throw notFound('Activity');
-  return view(row, audienceFromColumn(row.audience_list)) as ActivityView & { read_at: string | null };
+  const [item] = await withAttachments(ctx, principal.schoolId, [{ view: view(row, audienceFromColumn(row.audience_list)), attachment_ids: row.attachment_ids }]);
+  return item as ActivityView & { read_at: string | null };
 }
 
 /** The web admins' list: every undeleted activity of the school (drafts included), newest first, with the total. */
@@ -388,5 +416,5 @@ export async function listWebActivities(ctx: AppContext, principal: Principal, i
     ctx.db.select<ActivityRow>(`SELECT ${COLUMNS} FROM activities a ${AUTHOR} WHERE ${where} ${NEWEST} LIMIT :limit OFFSET :offset`, params),
     ctx.db.select<{ total: number }>(`SELECT COUNT(*) AS total FROM activities a WHERE ${where}`, params),
   ]);
-  return { records: await views(principal.schoolId, rows), pagination: paginationOf(Number(count?.total ?? 0), query) };
+  return { records: await views(ctx, principal.schoolId, rows), pagination: paginationOf(Number(count?.total ?? 0), query) };
 }

@@ -10,6 +10,9 @@ import { operatorPrincipal, requirePermission, requireSchoolAdmin } from '../acc
 import { audienceFilters } from '../activities/activities.js';
 import { audienceColumn, audienceFilterClauses, audienceFromColumn, audienceInput, audiencesOf, audienceVisible, checkAudience, normalizeAudience, saveAudience, type Audience } from '../audiences/audiences.js';
 import { pushToFamilies } from '../audiences/publish.js';
+import { attachmentsOf, withAttachments, type AttachmentView } from '../attachments/attachments.js';
+import { applyAttachments, attachmentIdsInput, planAttachments } from '../attachments/attaching.js';
+import { deleteAttachmentsOfItems } from '../attachments/removal.js';
 import { emitWebhookEvent, eventData } from '../webhooks/events.js';
 import { offsetOf } from '../pagination.js';
 import { parseInput, required } from '../validation.js';
@@ -29,6 +32,7 @@ export const noticeFields = {
   /** Pushed past the parents' preferences and quiet hours and listed first (admins and `noticeboard.manage`). */
   is_urgent: z.boolean(),
   publish_at: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp' }).describe('A future time: the notice stays off the parents\' board, unpushed, until then'),
+  attachment_ids: attachmentIdsInput,
 };
 
 export const newNoticeSchema = z.object({
@@ -39,6 +43,7 @@ export const newNoticeSchema = z.object({
   audience: noticeFields.audience.optional(),
   is_urgent: noticeFields.is_urgent.default(false),
   publish_at: noticeFields.publish_at.optional(),
+  attachment_ids: noticeFields.attachment_ids.optional(),
 });
 export type NewNotice = z.input<typeof newNoticeSchema>;
 
@@ -50,6 +55,7 @@ export const noticeChangesSchema = z.object({
   audience: noticeFields.audience.optional(),
   is_urgent: noticeFields.is_urgent.optional(),
   publish_at: noticeFields.publish_at.optional(),
+  attachment_ids: noticeFields.attachment_ids.optional(),
 });
 export type NoticeChanges = z.input<typeof noticeChangesSchema>;
 
@@ -80,9 +86,10 @@ export interface NoticeView {
   updated_at: string;
   /** On the parents' board: when this parent first read it, null while unread. */
   read_at?: string | null;
+  attachments: AttachmentView[];
 }
 
-interface NoticeRow extends Omit<NoticeView, 'is_important' | 'is_urgent' | 'scheduled' | 'audience' | 'publish_at' | 'published_at' | 'created_at' | 'updated_at' | 'read_at'> {
+interface NoticeRow extends Omit<NoticeView, 'is_important' | 'is_urgent' | 'scheduled' | 'audience' | 'publish_at' | 'published_at' | 'created_at' | 'updated_at' | 'read_at' | 'attachments'> {
   is_important: unknown;
   is_urgent: unknown;
   publish_at: unknown;
@@ -91,9 +98,10 @@ interface NoticeRow extends Omit<NoticeView, 'is_important' | 'is_urgent' | 'sch
   created_at: unknown;
   updated_at: unknown;
   read_at?: unknown;
+  attachment_ids: unknown;
 }
 
-const view = (r: NoticeRow, audience: Audience | null = null): NoticeView => ({
+const view = (r: NoticeRow, audience: Audience | null = null): Omit<NoticeView, 'attachments'> => ({
   id: Number(r.id),
   school_id: r.school_id,
   notice_title: r.notice_title,
@@ -113,7 +121,7 @@ const view = (r: NoticeRow, audience: Audience | null = null): NoticeView => ({
   ...(r.read_at !== undefined ? { read_at: iso(r.read_at) } : {}),
 });
 
-const COLUMNS = 'n.id, n.school_id, n.notice_title, n.notice_desc, n.notice_type, n.is_important, n.created_by_type, n.created_by_id, n.audience_scope, n.is_urgent, n.publish_at, n.published_at, n.created_at, n.updated_at';
+const COLUMNS = 'n.id, n.school_id, n.notice_title, n.notice_desc, n.notice_type, n.is_important, n.created_by_type, n.created_by_id, n.audience_scope, n.is_urgent, n.publish_at, n.published_at, n.created_at, n.updated_at, n.attachment_ids';
 /** Pinned first, then newest: the order of (school_id, notice_deleted, is_important, created_at, id) read backwards. */
 const BOARD_ORDER = 'ORDER BY n.is_urgent DESC, n.is_important DESC, n.created_at DESC, n.id DESC';
 
@@ -123,13 +131,17 @@ async function findNotice(ctx: AppContext, principal: Principal, id: number, tra
   });
   if (!row) throw notFound('Notice');
   const audience = Number(row.audience_scope) === 1 ? (await audiencesOf(principal.schoolId, 'noticeboard', [id], transaction)).get(id) ?? null : null;
-  return view(row, audience);
+  const [files] = await attachmentsOf(ctx, principal.schoolId, [row.attachment_ids], transaction);
+  return { ...view(row, audience), attachments: files! };
 }
 
-/** The rows as views with their audiences, read in one query for the page. */
-async function views(schoolId: string, rows: NoticeRow[]): Promise<NoticeView[]> {
-  const audiences = await audiencesOf(schoolId, 'noticeboard', rows.filter((r) => Number(r.audience_scope) === 1).map((r) => Number(r.id)));
-  return rows.map((r) => view(r, audiences.get(Number(r.id)) ?? null));
+/** The rows as views with their audiences and their attachments, each read in one query for the page. */
+async function views(ctx: AppContext, schoolId: string, rows: NoticeRow[]): Promise<NoticeView[]> {
+  const [audiences, files] = await Promise.all([
+    audiencesOf(schoolId, 'noticeboard', rows.filter((r) => Number(r.audience_scope) === 1).map((r) => Number(r.id))),
+    attachmentsOf(ctx, schoolId, rows.map((r) => r.attachment_ids)),
+  ]);
+  return rows.map((r, i) => ({ ...view(r, audiences.get(Number(r.id)) ?? null), attachments: files[i]! }));
 }
 
 /**
@@ -146,6 +158,7 @@ export async function createNotice(ctx: AppContext, principal: Principal, input:
   return ctx.db.sequelize.transaction(async (transaction) => {
     const audience = normalizeAudience(data.audience);
     await checkAudience(principal, audience, transaction);
+    const files = data.attachment_ids && (await planAttachments(ctx, principal, data.attachment_ids, null, transaction));
     const created = await Notice.create({
       school_id: principal.schoolId,
       notice_title: data.notice_title,
@@ -157,7 +170,9 @@ export async function createNotice(ctx: AppContext, principal: Principal, input:
       audience_scope: audience ? 1 : 0,
       is_urgent: data.is_urgent,
       publish_at: publishAt ?? null,
+      ...(files ? { attachment_ids: files.ids } : {}),
     }, { transaction });
+    if (files) await applyAttachments(ctx, principal, files, { type: 'noticeboard', id: created.id }, transaction);
     await saveAudience(principal.schoolId, 'noticeboard', created.id, audience, transaction);
     if (!publishAt) await publishNotice(ctx, principal.schoolId, created.id, new Date(), transaction);
     return findNotice(ctx, principal, created.id, transaction);
@@ -205,28 +220,35 @@ export async function publishNotice(ctx: AppContext, schoolId: string, id: numbe
 /** School admins (and staff with `noticeboard.manage`) edit any notice of the school; an edit pushes nothing. */
 export async function updateNotice(ctx: AppContext, principal: Principal, id: number, changes: NoticeChanges): Promise<NoticeView> {
   requirePermission(principal, 'noticeboard.manage');
-  const { audience: requested, publish_at: publishAtInput, ...rest } = parseInput(noticeChangesSchema, changes);
-  if (requested === undefined && publishAtInput === undefined && Object.values(rest).every((v) => v === undefined)) throw badRequest('Send at least one field to change');
+  const { audience: requested, publish_at: publishAtInput, attachment_ids: attachmentIds, ...rest } = parseInput(noticeChangesSchema, changes);
+  if (requested === undefined && publishAtInput === undefined && attachmentIds === undefined && Object.values(rest).every((v) => v === undefined)) {
+    throw badRequest('Send at least one field to change');
+  }
   const publishAt = futureTime(publishAtInput);
   if (publishAt && (await findNotice(ctx, principal, id)).published_at) throw conflict('A published notice cannot be scheduled again');
   const patch = { ...rest, ...(publishAt ? { publish_at: publishAt } : {}) };
   return ctx.db.sequelize.transaction(async (transaction) => {
     const audience = requested === undefined ? undefined : normalizeAudience(requested);
     if (audience !== undefined) await checkAudience(principal, audience, transaction);
+    const files = attachmentIds && (await planAttachments(ctx, principal, attachmentIds, { type: 'noticeboard', id }, transaction));
     // Sequelize leaves out the fields that were not sent; a deleted or foreign notice matches no row.
-    const fields = { ...patch, ...(audience !== undefined ? { audience_scope: audience ? 1 : 0 } : {}) };
+    const fields = { ...patch, ...(audience !== undefined ? { audience_scope: audience ? 1 : 0 } : {}), ...(files ? { attachment_ids: files.ids } : {}) };
     const [affected] = await Notice.update(fields, { where: { id, school_id: principal.schoolId, notice_deleted: 0 }, transaction });
     if (affected === 0) throw notFound('Notice');
+    if (files) await applyAttachments(ctx, principal, files, { type: 'noticeboard', id }, transaction);
     if (audience !== undefined) await saveAudience(principal.schoolId, 'noticeboard', id, audience, transaction);
     return findNotice(ctx, principal, id, transaction);
   });
 }
 
-/** Soft delete (`notice_deleted` = 1): gone from every board, kept in the database. */
-export async function deleteNotice(_ctx: AppContext, principal: Principal, id: number): Promise<void> {
+/** Soft delete (`notice_deleted` = 1): gone from every board, kept in the database; its attachments are deleted with it. */
+export async function deleteNotice(ctx: AppContext, principal: Principal, id: number): Promise<void> {
   requirePermission(principal, 'noticeboard.manage');
-  const [affected] = await Notice.update({ notice_deleted: 1 }, { where: { id, school_id: principal.schoolId, notice_deleted: 0 } });
-  if (affected === 0) throw notFound('Notice');
+  await ctx.db.sequelize.transaction(async (transaction) => {
+    const [affected] = await Notice.update({ notice_deleted: 1 }, { where: { id, school_id: principal.schoolId, notice_deleted: 0 }, transaction });
+    if (affected === 0) throw notFound('Notice');
+    await deleteAttachmentsOfItems(ctx, principal.schoolId, 'noticeboard', [id], transaction);
+  });
 }
 
 /** `published`: only published notices; a staff id: published ones and that staff member's scheduled ones; neither: all (admins). */
@@ -257,7 +279,7 @@ async function board(ctx: AppContext, principal: Principal, query: z.output<type
     limit: query.limit,
     offset: offsetOf(query),
   });
-  return views(principal.schoolId, rows);
+  return views(ctx, principal.schoolId, rows);
 }
 
 /**
@@ -274,7 +296,7 @@ export async function listParentNotices(ctx: AppContext, principal: Principal, i
       WHERE ${where} AND ${audienceVisible('n', 'noticeboard')} ${BOARD_ORDER} LIMIT :limit OFFSET :offset`,
     { ...params, parent: principal.userId, limit: query.limit, offset: offsetOf(query) },
   );
-  return rows.map((r) => view(r, audienceFromColumn(r.audience_list)));
+  return withAttachments(ctx, principal.schoolId, rows.map((r) => ({ view: view(r, audienceFromColumn(r.audience_list)), attachment_ids: r.attachment_ids })));
 }
 
 /** One notice of the parent's board (a push opens it): anything the board would not show them is 404. */
@@ -288,7 +310,8 @@ export async function parentNotice(ctx: AppContext, principal: Principal, id: nu
     { ...params, parent: principal.userId, id },
   );
   if (!row) throw notFound('Notice');
-  return view(row, audienceFromColumn(row.audience_list)) as NoticeView & { read_at: string | null };
+  const [item] = await withAttachments(ctx, principal.schoolId, [{ view: view(row, audienceFromColumn(row.audience_list)), attachment_ids: row.attachment_ids }]);
+  return item as NoticeView & { read_at: string | null };
 }
 
 export async function listTeacherNotices(ctx: AppContext, principal: Principal, query: z.input<typeof teacherNoticeQuerySchema> = {}): Promise<NoticeView[]> {
