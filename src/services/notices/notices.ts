@@ -10,9 +10,11 @@ import { operatorPrincipal, requirePermission, requireSchoolAdmin } from '../acc
 import { audienceFilters } from '../activities/activities.js';
 import { audienceColumn, audienceFilterClauses, audienceFromColumn, audienceInput, audiencesOf, audienceVisible, checkAudience, normalizeAudience, saveAudience, type Audience } from '../audiences/audiences.js';
 import { pushToFamilies } from '../audiences/publish.js';
-import { attachmentsOf, withAttachments, type AttachmentView } from '../attachments/attachments.js';
+import { attachmentsOf, type AttachmentView } from '../attachments/attachments.js';
 import { applyAttachments, attachmentIdsInput, planAttachments } from '../attachments/attaching.js';
 import { deleteAttachmentsOfItems } from '../attachments/removal.js';
+import { formInput } from '../forms/definition.js';
+import { attachForms, saveItemForm, type FormView } from '../forms/forms.js';
 import { emitWebhookEvent, eventData } from '../webhooks/events.js';
 import { offsetOf } from '../pagination.js';
 import { parseInput, required } from '../validation.js';
@@ -33,6 +35,7 @@ export const noticeFields = {
   is_urgent: z.boolean(),
   publish_at: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp' }).describe('A future time: the notice stays off the parents\' board, unpushed, until then'),
   attachment_ids: attachmentIdsInput,
+  form: formInput.nullable(),
 };
 
 export const newNoticeSchema = z.object({
@@ -44,6 +47,7 @@ export const newNoticeSchema = z.object({
   is_urgent: noticeFields.is_urgent.default(false),
   publish_at: noticeFields.publish_at.optional(),
   attachment_ids: noticeFields.attachment_ids.optional(),
+  form: noticeFields.form.optional(),
 });
 export type NewNotice = z.input<typeof newNoticeSchema>;
 
@@ -56,6 +60,7 @@ export const noticeChangesSchema = z.object({
   is_urgent: noticeFields.is_urgent.optional(),
   publish_at: noticeFields.publish_at.optional(),
   attachment_ids: noticeFields.attachment_ids.optional(),
+  form: noticeFields.form.optional(),
 });
 export type NoticeChanges = z.input<typeof noticeChangesSchema>;
 
@@ -86,10 +91,12 @@ export interface NoticeView {
   updated_at: string;
   /** On the parents' board: when this parent first read it, null while unread. */
   read_at?: string | null;
+  /** Its form, as the caller is shown it; null without one. */
+  form: FormView | null;
   attachments: AttachmentView[];
 }
 
-interface NoticeRow extends Omit<NoticeView, 'is_important' | 'is_urgent' | 'scheduled' | 'audience' | 'publish_at' | 'published_at' | 'created_at' | 'updated_at' | 'read_at' | 'attachments'> {
+interface NoticeRow extends Omit<NoticeView, 'is_important' | 'is_urgent' | 'scheduled' | 'audience' | 'publish_at' | 'published_at' | 'created_at' | 'updated_at' | 'read_at' | 'form' | 'attachments'> {
   is_important: unknown;
   is_urgent: unknown;
   publish_at: unknown;
@@ -98,10 +105,11 @@ interface NoticeRow extends Omit<NoticeView, 'is_important' | 'is_urgent' | 'sch
   created_at: unknown;
   updated_at: unknown;
   read_at?: unknown;
+  form_id: number | null;
   attachment_ids: unknown;
 }
 
-const view = (r: NoticeRow, audience: Audience | null = null): Omit<NoticeView, 'attachments'> => ({
+const view = (r: NoticeRow, audience: Audience | null = null): Omit<NoticeView, 'form' | 'attachments'> => ({
   id: Number(r.id),
   school_id: r.school_id,
   notice_title: r.notice_title,
@@ -121,7 +129,7 @@ const view = (r: NoticeRow, audience: Audience | null = null): Omit<NoticeView, 
   ...(r.read_at !== undefined ? { read_at: iso(r.read_at) } : {}),
 });
 
-const COLUMNS = 'n.id, n.school_id, n.notice_title, n.notice_desc, n.notice_type, n.is_important, n.created_by_type, n.created_by_id, n.audience_scope, n.is_urgent, n.publish_at, n.published_at, n.created_at, n.updated_at, n.attachment_ids';
+const COLUMNS = 'n.id, n.school_id, n.notice_title, n.notice_desc, n.notice_type, n.is_important, n.created_by_type, n.created_by_id, n.audience_scope, n.is_urgent, n.publish_at, n.published_at, n.created_at, n.updated_at, n.form_id, n.attachment_ids';
 /** Pinned first, then newest: the order of (school_id, notice_deleted, is_important, created_at, id) read backwards. */
 const BOARD_ORDER = 'ORDER BY n.is_urgent DESC, n.is_important DESC, n.created_at DESC, n.id DESC';
 
@@ -130,18 +138,22 @@ async function findNotice(ctx: AppContext, principal: Principal, id: number, tra
     replacements: { id, school: principal.schoolId }, type: QueryTypes.SELECT, transaction,
   });
   if (!row) throw notFound('Notice');
-  const audience = Number(row.audience_scope) === 1 ? (await audiencesOf(principal.schoolId, 'noticeboard', [id], transaction)).get(id) ?? null : null;
-  const [files] = await attachmentsOf(ctx, principal.schoolId, [row.attachment_ids], transaction);
-  return { ...view(row, audience), attachments: files! };
+  return (await views(ctx, principal, [row], transaction))[0]!;
 }
 
-/** The rows as views with their audiences and their attachments, each read in one query for the page. */
-async function views(ctx: AppContext, schoolId: string, rows: NoticeRow[]): Promise<NoticeView[]> {
+/** The rows as staff and admins see them, with their audiences, attachments and forms, each read in one query for the page. */
+async function views(ctx: AppContext, principal: Principal, rows: NoticeRow[], transaction?: Transaction): Promise<NoticeView[]> {
   const [audiences, files] = await Promise.all([
-    audiencesOf(schoolId, 'noticeboard', rows.filter((r) => Number(r.audience_scope) === 1).map((r) => Number(r.id))),
-    attachmentsOf(ctx, schoolId, rows.map((r) => r.attachment_ids)),
+    audiencesOf(principal.schoolId, 'noticeboard', rows.filter((r) => Number(r.audience_scope) === 1).map((r) => Number(r.id)), transaction),
+    attachmentsOf(ctx, principal.schoolId, rows.map((r) => r.attachment_ids), transaction),
   ]);
-  return rows.map((r, i) => ({ ...view(r, audiences.get(Number(r.id)) ?? null), attachments: files[i]! }));
+  return attachForms(ctx, principal, rows.map((r, i) => ({ view: { ...view(r, audiences.get(Number(r.id)) ?? null), attachments: files[i]! }, formId: r.form_id })), transaction);
+}
+
+/** Rows of the parents' board as the parent is shown them, with their attachments, forms and the parent's own responses. */
+async function parentViews(ctx: AppContext, principal: Principal, rows: Array<NoticeRow & { audience_list: unknown }>): Promise<NoticeView[]> {
+  const files = await attachmentsOf(ctx, principal.schoolId, rows.map((r) => r.attachment_ids));
+  return attachForms(ctx, principal, rows.map((r, i) => ({ view: { ...view(r, audienceFromColumn(r.audience_list)), attachments: files[i]! }, formId: r.form_id })));
 }
 
 /**
@@ -174,6 +186,7 @@ export async function createNotice(ctx: AppContext, principal: Principal, input:
     }, { transaction });
     if (files) await applyAttachments(ctx, principal, files, { type: 'noticeboard', id: created.id }, transaction);
     await saveAudience(principal.schoolId, 'noticeboard', created.id, audience, transaction);
+    await saveItemForm(ctx, principal.schoolId, 'noticeboard', created.id, data.form, transaction);
     if (!publishAt) await publishNotice(ctx, principal.schoolId, created.id, new Date(), transaction);
     return findNotice(ctx, principal, created.id, transaction);
   });
@@ -220,8 +233,8 @@ export async function publishNotice(ctx: AppContext, schoolId: string, id: numbe
 /** School admins (and staff with `noticeboard.manage`) edit any notice of the school; an edit pushes nothing. */
 export async function updateNotice(ctx: AppContext, principal: Principal, id: number, changes: NoticeChanges): Promise<NoticeView> {
   requirePermission(principal, 'noticeboard.manage');
-  const { audience: requested, publish_at: publishAtInput, attachment_ids: attachmentIds, ...rest } = parseInput(noticeChangesSchema, changes);
-  if (requested === undefined && publishAtInput === undefined && attachmentIds === undefined && Object.values(rest).every((v) => v === undefined)) {
+  const { audience: requested, publish_at: publishAtInput, form, attachment_ids: attachmentIds, ...rest } = parseInput(noticeChangesSchema, changes);
+  if (requested === undefined && publishAtInput === undefined && form === undefined && attachmentIds === undefined && Object.values(rest).every((v) => v === undefined)) {
     throw badRequest('Send at least one field to change');
   }
   const publishAt = futureTime(publishAtInput);
@@ -231,8 +244,11 @@ export async function updateNotice(ctx: AppContext, principal: Principal, id: nu
     const audience = requested === undefined ? undefined : normalizeAudience(requested);
     if (audience !== undefined) await checkAudience(principal, audience, transaction);
     const files = attachmentIds && (await planAttachments(ctx, principal, attachmentIds, { type: 'noticeboard', id }, transaction));
+    const formId = await saveItemForm(ctx, principal.schoolId, 'noticeboard', id, form, transaction);
     // Sequelize leaves out the fields that were not sent; a deleted or foreign notice matches no row.
-    const fields = { ...patch, ...(audience !== undefined ? { audience_scope: audience ? 1 : 0 } : {}), ...(files ? { attachment_ids: files.ids } : {}) };
+    const fields = {
+      ...patch, ...(audience !== undefined ? { audience_scope: audience ? 1 : 0 } : {}), ...(formId !== undefined ? { form_id: formId } : {}), ...(files ? { attachment_ids: files.ids } : {}),
+    };
     const [affected] = await Notice.update(fields, { where: { id, school_id: principal.schoolId, notice_deleted: 0 }, transaction });
     if (affected === 0) throw notFound('Notice');
     if (files) await applyAttachments(ctx, principal, files, { type: 'noticeboard', id }, transaction);
@@ -279,7 +295,7 @@ async function board(ctx: AppContext, principal: Principal, query: z.output<type
     limit: query.limit,
     offset: offsetOf(query),
   });
-  return views(ctx, principal.schoolId, rows);
+  return views(ctx, principal, rows);
 }
 
 /**
@@ -296,7 +312,7 @@ export async function listParentNotices(ctx: AppContext, principal: Principal, i
       WHERE ${where} AND ${audienceVisible('n', 'noticeboard')} ${BOARD_ORDER} LIMIT :limit OFFSET :offset`,
     { ...params, parent: principal.userId, limit: query.limit, offset: offsetOf(query) },
   );
-  return withAttachments(ctx, principal.schoolId, rows.map((r) => ({ view: view(r, audienceFromColumn(r.audience_list)), attachment_ids: r.attachment_ids })));
+  return parentViews(ctx, principal, rows);
 }
 
 /** One notice of the parent's board (a push opens it): anything the board would not show them is 404. */
@@ -310,8 +326,7 @@ export async function parentNotice(ctx: AppContext, principal: Principal, id: nu
     { ...params, parent: principal.userId, id },
   );
   if (!row) throw notFound('Notice');
-  const [item] = await withAttachments(ctx, principal.schoolId, [{ view: view(row, audienceFromColumn(row.audience_list)), attachment_ids: row.attachment_ids }]);
-  return item as NoticeView & { read_at: string | null };
+  return (await parentViews(ctx, principal, [row]))[0] as NoticeView & { read_at: string | null };
 }
 
 export async function listTeacherNotices(ctx: AppContext, principal: Principal, query: z.input<typeof teacherNoticeQuerySchema> = {}): Promise<NoticeView[]> {

@@ -4,8 +4,8 @@ import { day, iso, parseJson } from '../../db.js';
 import { forbidden, notFound } from '../../errors.js';
 import { jsonColumnsOf } from '../../models/columns.js';
 import {
-  Address, Admission, Attachment, Attendance, AuditEvent, Comment, DiaryEntry, GroupMember, NotificationPreference, Notification, Parent, Reaction, Read, School, Session,
-  Student, WriteToReply, WriteToRequest,
+  Address, Admission, Attachment, Attendance, AuditEvent, Comment, DiaryEntry, FormResponse, GroupMember, NotificationPreference, Notification, Parent, Reaction, Read, School,
+  Session, Student, WriteToReply, WriteToRequest,
 } from '../../models/index.js';
 import { requireRole } from '../access/guards.js';
 import { auditView } from '../audit/audit-log.js';
@@ -102,6 +102,7 @@ export async function exportPeople(people: People) {
     reads: await rows(Read, inSchool({ parent_id: p })),
     attendance: await rows(Attendance, inSchool({ student_id: s })),
     diary: await rows(DiaryEntry, inSchool({ student_id: s })),
+    form_responses: await rows(FormResponse, inSchool({ [Op.or]: [{ student_id: s }, { parent_id: p }] }), ['respondent']),
     attachments: attachments.map((a) => pick(a, ['id', 'name', 'content_type', 'size', 'width', 'height', 'created_at', 'entity_type', 'entity_id'])),
     groups: await rows(GroupMember, inSchool({ student_id: s })),
     notification_preferences: await rows(NotificationPreference, inSchool({ parent_id: p })),

@@ -4,7 +4,7 @@ import { Webhook, WebhookDelivery } from '../../models/index.js';
 import type { WebhookEvent } from '../../models/webhook.js';
 import type { AttachmentView } from '../attachments/attachments.js';
 
-export type WebhookEntityType = 'activity' | 'noticeboard' | 'write_to' | 'admission' | 'student' | 'staff';
+export type WebhookEntityType = 'activity' | 'noticeboard' | 'write_to' | 'admission' | 'student' | 'staff' | 'form_response';
 
 export interface WebhookEventData {
   entity_type: WebhookEntityType;
