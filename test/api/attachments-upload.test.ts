@@ -242,6 +242,8 @@ describe('names', () => {
     expect(await named('; filename="../../etc/passwd.pdf"')).toBe('passwd.pdf');
     expect(await named(`; filename*=UTF-8''fee%07%20%01circular%0D%0A.pdf`)).toBe('fee circular.pdf');
     expect(await named('; filename="परिपत्र २०२६.pdf"')).toBe('परिपत्र २०२६.pdf');
+    // A browser sends a quote as %22 (and CR, LF as %0D, %0A, dropped with the other control characters).
+    expect(await named('; filename="%22Annual Day%22%0D%0A photos.pdf"')).toBe('"Annual Day" photos.pdf');
     expect(await named(`; filename="fallback.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9%20%E2%82%AC.pdf`)).toBe('résumé €.pdf');
     expect(await named(`; filename="${'ए'.repeat(300)}.pdf"`)).toBe('ए'.repeat(255));
     expect(await named(`; filename*=UTF-8''%02%03%7F`)).toBe('file');

@@ -4,6 +4,12 @@ import busboy from 'busboy';
 import type { Request, Response } from 'express';
 import { fileError, fileTooLarge, type ReceivedFile } from '../../services/attachments/uploads.js';
 
+/**
+ * Browsers send a quote, CR and LF in a part's filename as %22, %0D and %0A (HTML's form
+ * encoding), everything else as it is in UTF-8: the name is read back as the person chose it.
+ */
+const formFilename = (name: string) => name.replace(/%22/g, '"').replace(/%0D/gi, '\r').replace(/%0A/gi, '\n');
+
 const notMultipart = () => fileError('Send the file as multipart/form-data in a part named file', 'is required: send multipart/form-data with one part named file');
 
 /**
@@ -60,7 +66,7 @@ export function receiveFile(req: Request, res: Response, dir: string, maxBytes: 
         return void stream.resume();
       }
       const target = path.join(dir, 'received');
-      received = { path: target, filename: info.filename ?? '' };
+      received = { path: target, filename: formFilename(info.filename ?? '') };
       // Busboy cuts the part at its limit (one byte past ours) and drops the rest; what was written goes with the folder.
       stream.on('limit', () => fail(fileTooLarge()));
       const out = createWriteStream(target);
