@@ -815,7 +815,7 @@ export interface paths {
         put?: never;
         /**
          * Remind the families that have not read an activity (the author, or activities.manage)
-         * @description One push to each device of every family that has not read it (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written.
+         * @description One push to each device of every family that has not read it (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written. A reminder that would write none (every family has read it, or none of the others can be reached) answers `{queued: 0}` with the `reason`, writes nothing and does not start the hour.
          *
          *     **Access:** a staff token from `POST /teachers-app/teacher-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -1471,7 +1471,7 @@ export interface paths {
         put?: never;
         /**
          * Remind the families that have not read an activity (super_admin, admin)
-         * @description One push to each device of every family that has not read it (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written.
+         * @description One push to each device of every family that has not read it (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written. A reminder that would write none (every family has read it, or none of the others can be reached) answers `{queued: 0}` with the `reason`, writes nothing and does not start the hour.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -1515,7 +1515,7 @@ export interface paths {
         put?: never;
         /**
          * Remind the families that have not read a notice (super_admin, admin)
-         * @description One push to each device of every family that has not read it (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written.
+         * @description One push to each device of every family that has not read it (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written. A reminder that would write none (every family has read it, or none of the others can be reached) answers `{queued: 0}` with the `reason`, writes nothing and does not start the hour.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -5870,7 +5870,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
-                     *       "message": "Reminder queued",
+                     *       "message": "Reminder queued: 3 notification record(s) written",
                      *       "data": {
                      *         "queued": 3
                      *       }
@@ -5881,7 +5881,13 @@ export interface operations {
                         success: true;
                         message?: string;
                         data: {
+                            /** @description The notification records written, of every channel */
                             queued: number;
+                            /**
+                             * @description Why nothing was queued: every family has read it, or none of the others can be reached
+                             * @enum {string}
+                             */
+                            reason?: "all_read" | "unreachable";
                         };
                     };
                 };
@@ -8800,7 +8806,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
-                     *       "message": "Reminder queued",
+                     *       "message": "Reminder queued: 3 notification record(s) written",
                      *       "data": {
                      *         "queued": 3
                      *       }
@@ -8811,7 +8817,13 @@ export interface operations {
                         success: true;
                         message?: string;
                         data: {
+                            /** @description The notification records written, of every channel */
                             queued: number;
+                            /**
+                             * @description Why nothing was queued: every family has read it, or none of the others can be reached
+                             * @enum {string}
+                             */
+                            reason?: "all_read" | "unreachable";
                         };
                     };
                 };
@@ -8937,7 +8949,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
-                     *       "message": "Reminder queued",
+                     *       "message": "Reminder queued: 3 notification record(s) written",
                      *       "data": {
                      *         "queued": 3
                      *       }
@@ -8948,7 +8960,13 @@ export interface operations {
                         success: true;
                         message?: string;
                         data: {
+                            /** @description The notification records written, of every channel */
                             queued: number;
+                            /**
+                             * @description Why nothing was queued: every family has read it, or none of the others can be reached
+                             * @enum {string}
+                             */
+                            reason?: "all_read" | "unreachable";
                         };
                     };
                 };
