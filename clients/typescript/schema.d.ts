@@ -1087,7 +1087,7 @@ export interface paths {
         put?: never;
         /**
          * Create an admin user (super_admin)
-         * @description The e-mail is the sign-in name, unique across every school (409 if taken). `role` is super_admin, admin or it_contact.
+         * @description The e-mail is the sign-in name, unique across every school (409 if taken). `role` is admin, super_admin or it_contact; any other is 400 naming it.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -6777,7 +6777,7 @@ export interface operations {
                     email: string;
                     password: string;
                     /** @enum {string} */
-                    role: "super_admin" | "admin" | "it_contact";
+                    role: "admin" | "super_admin" | "it_contact";
                 };
             };
         };
@@ -6850,7 +6850,7 @@ export interface operations {
                     email?: string;
                     password?: string;
                     /** @enum {string} */
-                    role?: "super_admin" | "admin" | "it_contact";
+                    role?: "admin" | "super_admin" | "it_contact";
                 };
             };
         };
