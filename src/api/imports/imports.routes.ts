@@ -15,6 +15,8 @@ const reportView = z.object({
   updated: z.number(),
   unchanged: z.number(),
   guardians_created: z.number(),
+  groups_created: z.number().describe('The groups the file names that the school did not have: created, or in a dry run that applying would create'),
+  new_groups: z.array(z.string()).describe('Their names, sorted'),
   applied: z.boolean(),
   errors: z.array(z.object({ file: z.string().optional(), line: z.number(), field: z.string(), message: z.string() })),
 });
