@@ -11141,6 +11141,10 @@ export interface operations {
                      *         "updated": 0,
                      *         "unchanged": 0,
                      *         "guardians_created": 2,
+                     *         "groups_created": 1,
+                     *         "new_groups": [
+                     *           "Bus 4"
+                     *         ],
                      *         "applied": true,
                      *         "errors": []
                      *       }
@@ -11160,6 +11164,10 @@ export interface operations {
                             updated: number;
                             unchanged: number;
                             guardians_created: number;
+                            /** @description The groups the file names that the school did not have: created, or in a dry run that applying would create */
+                            groups_created: number;
+                            /** @description Their names, sorted */
+                            new_groups: string[];
                             applied: boolean;
                             errors: {
                                 file?: string;

@@ -39,7 +39,7 @@ export function registerImportRoutes(r: Routers): void {
       errors: [422],
       responseExample: {
         message: 'Import applied',
-        data: { kind: 'students', dry_run: false, partial: false, rows: 2, created: 2, updated: 0, unchanged: 0, guardians_created: 2, applied: true, errors: [] },
+        data: { kind: 'students', dry_run: false, partial: false, rows: 2, created: 2, updated: 0, unchanged: 0, guardians_created: 2, groups_created: 1, new_groups: ['Bus 4'], applied: true, errors: [] },
       },
     },
     async ({ ctx, principal, query, req }) => {
