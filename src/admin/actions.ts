@@ -1,5 +1,5 @@
 import {
-  AppError as ConsoleAppError, flat, ForbiddenError, NotFoundError, ValidationError,
+  AppError as ConsoleAppError, ForbiddenError, NotFoundError, ValidationError,
   type Action, type ActionContext, type ActionRequest, type ActionResponse, type BaseRecord, type RecordActionResponse,
 } from 'adminjs';
 import type { AppContext, Principal } from '../context.js';
@@ -8,6 +8,7 @@ import { School } from '../models/index.js';
 import { allows, type RoleAccess } from './access.js';
 import { consoleActor, isPlatformAdmin, principalFor, type ConsoleAdmin } from './auth.js';
 import { consoleAdminOf } from './scoped-resource.js';
+import { formInput, type Fields } from './form-input.js';
 import { actingAs } from '../services/audit/context.js';
 
 /** A service's AppError as AdminJS shows it: field errors on the form, anything else as a notice; never a crash. */
@@ -44,83 +45,19 @@ export const schoolOf = (record: BaseRecord, schoolColumn: 'school_id' | 'id' = 
 export const recordPrincipal = (admin: ConsoleAdmin, record: BaseRecord, schoolColumn: 'school_id' | 'id' = 'school_id'): Principal =>
   principalFor(admin, schoolOf(record, schoolColumn));
 
-/** How a form value becomes a service's input: forms send every value as text. */
-export type FieldKind = 'text' | 'nullableText' | 'number' | 'reference' | 'boolean' | 'date' | 'object' | 'list';
-
-export type Fields = Record<string, FieldKind>;
-
-function convert(kind: FieldKind, raw: unknown): unknown {
-  const text = raw === null || raw === undefined ? '' : String(raw).trim();
-  switch (kind) {
-    case 'text': return text === '' ? undefined : text;
-    case 'nullableText': return text === '' ? null : text;
-    case 'number': return text === '' ? undefined : Number(text);
-    case 'reference': return text === '' ? null : Number(text);
-    case 'boolean': return raw === true || text === 'true';
-    // The date picker may send a whole timestamp; a date column keeps the day.
-    case 'date': return text === '' ? null : /^\d{4}-\d{2}-\d{2}/.test(text) ? text.slice(0, 10) : text;
-    default: return raw;
-  }
-}
-
-/** A nested value (`rbac.students=view`) back as an object, with empty and "inherit" entries left out. */
-function objectValue(params: Record<string, unknown>, name: string): Record<string, unknown> | undefined {
-  const nested = flat.get(params as never, name) as Record<string, unknown> | undefined;
-  if (nested === undefined || nested === null || typeof nested !== 'object') return undefined;
-  return Object.fromEntries(Object.entries(nested).filter(([, v]) => v !== '' && v !== null && v !== undefined));
-}
-
-/** A multi-value field's values (`events.0=a&events.1=b`, or a comma-separated text), or undefined when the form did not send it. */
-function listValue(params: Record<string, unknown>, name: string): string[] | undefined {
-  const nested = flat.get(params as never, name) as unknown;
-  if (nested === undefined || nested === null) return undefined;
-  const values = typeof nested === 'object' ? Object.values(nested as object) : String(nested).split(',');
-  return values.map((v) => String(v ?? '').trim()).filter(Boolean);
-}
-
-/**
- * The service input from a submitted form. With `record` (an edit) only the fields that differ from
- * the stored ones are sent, so that an untouched field never trips a rule (a status transition, a
- * duplicate check) that the admin did not ask for. The list fields make one value together (an
- * audience): when one of them changed, all of them are sent.
- */
-export function formInput(payload: Record<string, unknown> | undefined, fields: Fields, record?: BaseRecord): Record<string, unknown> {
-  const params = payload ?? {};
-  const out: Record<string, unknown> = {};
-  const lists = Object.keys(fields).filter((name) => fields[name] === 'list');
-  const listChanged = lists.some((name) => {
-    const value = listValue(params, name);
-    return value !== undefined && (!record || [...value].sort().join() !== [...(listValue(record.params, name) ?? [])].sort().join());
-  });
-  for (const [name, kind] of Object.entries(fields)) {
-    if (kind === 'list') {
-      if (listChanged) out[name] = listValue(params, name) ?? listValue(record?.params ?? {}, name) ?? [];
-      continue;
-    }
-    if (kind === 'object') {
-      const value = objectValue(params, name);
-      if (value === undefined) continue;
-      if (record && JSON.stringify(value) === JSON.stringify(objectValue(record.params, name) ?? {})) continue;
-      out[name] = value;
-      continue;
-    }
-    if (!(name in params)) continue;
-    const value = convert(kind, params[name]);
-    if (record && value === convert(kind, record.params[name])) continue;
-    if (value !== undefined) out[name] = value;
-  }
-  return out;
-}
-
 export interface ServiceActions {
   /** The editable fields (the new and edit forms) and how each is read. */
   fields?: Fields;
-  /** `notice`, when given, replaces the success notice: what the admin must see once (a new webhook's secret). */
-  create?: (ctx: AppContext, principal: Principal, input: Record<string, unknown>) => Promise<{ id: number | string; notice?: string }>;
+  /** `secret`, when given, is shown once on the New page (a new webhook's signing secret, a new guardian's set-up link). */
+  create?: (ctx: AppContext, principal: Principal, input: Record<string, unknown>) => Promise<{ id: number | string; secret?: OneTimeSecret }>;
+  /** The New page as the console's own form (NewWithSecret): needed where `create` may answer a secret; `properties` when it differs from the edit form. */
+  newForm?: { properties?: string[] };
   /** For the schools themselves, which the operator creates outside any school. */
   createSchool?: (ctx: AppContext, input: Record<string, unknown>) => Promise<{ id: number | string }>;
   update?: (ctx: AppContext, principal: Principal, id: number, changes: Record<string, unknown>) => Promise<unknown>;
   remove?: (ctx: AppContext, principal: Principal, id: number) => Promise<unknown>;
+  /** The list's quick search box (QuickSearchList), and what it says it looks in. */
+  quickSearch?: { hint: string };
   /** Labels the success notices. */
   noun: string;
   schoolColumn?: 'school_id' | 'id';
@@ -153,22 +90,24 @@ export function serviceActions(ctx: AppContext, access: RoleAccess, spec: Servic
   };
 
   return {
-    list: { isAccessible: canRead },
+    list: { isAccessible: canRead, ...(spec.quickSearch ? { component: 'QuickSearchList', custom: { searchHint: spec.quickSearch.hint } } : {}) },
     search: { isAccessible: canRead },
     show: { isAccessible: canRead },
     new: {
+      ...(spec.newForm ? { component: 'NewWithSecret', custom: { properties: spec.newForm.properties } } : {}),
       isAccessible: (c) => !!(spec.create || (spec.createSchool && isPlatformAdmin(c.currentAdmin as ConsoleAdmin))) && canWrite(c),
       handler: run<RecordActionResponse>(async (request, context, admin) => {
         if (request.method !== 'post') throw new ConsoleAppError('Submit the form to create a record');
         const input = formInput(request.payload, fields);
-        const created: { id: number | string; notice?: string } = spec.createSchool
+        const created: { id: number | string; secret?: OneTimeSecret } = spec.createSchool
           ? await spec.createSchool(ctx, input)
           : await spec.create!(ctx, await creatorPrincipal(admin, request.payload), input);
         const record = await reload(context, created.id);
         return {
           record: record.toJSON(context.currentAdmin),
           redirectUrl: context.h.recordActionUrl({ resourceId: resourceId(context), recordId: String(created.id), actionName: 'show' }),
-          notice: created.notice ? { message: created.notice, type: 'info' } : { message: `${spec.noun} created`, type: 'success' },
+          notice: { message: `${spec.noun} created`, type: 'success' },
+          ...(created.secret ? { secret: created.secret } : {}),
         };
       }),
     },
@@ -267,6 +206,63 @@ export function recordAction(access: RoleAccess, spec: RecordActionSpec): Partia
         redirectUrl: context.h.recordActionUrl({ resourceId: resourceId(context), recordId: String(record.id()), actionName: 'show' }),
         notice: { type: 'success', ...notice },
       };
+    }),
+  };
+}
+
+/** A value shown once, in the action's answer only: never in a notice, a URL, a record's params or a log line. */
+export interface OneTimeSecret {
+  label: string;
+  value: string;
+}
+
+/** A field of a secret action's page (the optional PIN of a reset). */
+export interface ActionField {
+  name: string;
+  label: string;
+  hint?: string;
+  inputMode?: 'numeric' | 'text';
+}
+
+export interface SecretActionSpec {
+  allowed: (admin: ConsoleAdmin) => boolean;
+  appliesTo?: (record: BaseRecord) => boolean;
+  icon: string;
+  variant?: 'danger' | 'primary' | 'default';
+  /** What the action does, said on its page before the admin runs it. */
+  intro: string;
+  /** The button that runs it. */
+  button: string;
+  fields?: ActionField[];
+  perform: (principal: Principal, record: BaseRecord, input: Record<string, string>) => Promise<{ message: string; secret?: OneTimeSecret }>;
+}
+
+/**
+ * A record action on a page of its own (the SecretAction component) whose answer may carry a
+ * one-time secret: the page shows it with a Copy button until the admin closes it.
+ */
+export function secretAction(access: RoleAccess, spec: SecretActionSpec): Partial<Action<ActionResponse>> {
+  const permitted = (context: ActionContext) => {
+    const admin = context.currentAdmin as ConsoleAdmin | undefined;
+    return !!admin && allows(access, admin, 'write') && spec.allowed(admin);
+  };
+  return {
+    actionType: 'record',
+    component: 'SecretAction',
+    icon: spec.icon,
+    variant: spec.variant,
+    custom: { intro: spec.intro, button: spec.button, fields: spec.fields ?? [], danger: spec.variant === 'danger' },
+    isAccessible: permitted,
+    isVisible: (context) => permitted(context) && (!context.record || !spec.appliesTo || spec.appliesTo(context.record)),
+    handler: run(async (request, context, admin) => {
+      const record = context.record!;
+      if (request.method !== 'post') return { record: record.toJSON(context.currentAdmin) };
+      if (spec.appliesTo && !spec.appliesTo(record)) throw new ConsoleAppError('This action does not apply to the record as it is now');
+      const payload = (request.payload ?? {}) as Record<string, unknown>;
+      const input = Object.fromEntries((spec.fields ?? []).map((f) => [f.name, String(payload[f.name] ?? '').trim()]));
+      const { message, secret } = await spec.perform(recordPrincipal(admin, record), record, input);
+      const fresh = (await context.resource.findOne(record.id() as never, context)) ?? record;
+      return { record: fresh.toJSON(context.currentAdmin), notice: { message, type: 'success' }, ...(secret ? { secret } : {}) };
     }),
   };
 }

@@ -2,8 +2,10 @@ import { registerActivityRoutes } from './activities/activities.routes.js';
 import { registerAdminRoutes } from './admins/admins.routes.js';
 import { registerAuditRoutes } from './audit/audit.routes.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
+import { registerCalendarRoutes } from './calendar/calendar.routes.js';
 import { registerDiagnosticsRoutes } from './diagnostics/diagnostics.routes.js';
 import { registerEngagementRoutes } from './engagement/engagement.routes.js';
+import { registerFormRoutes } from './forms/forms.routes.js';
 import { registerGroupRoutes } from './groups/groups.routes.js';
 import { registerImportRoutes } from './imports/imports.routes.js';
 import { registerNoticeboardRoutes } from './noticeboard/noticeboard.routes.js';
@@ -29,6 +31,8 @@ export const features: Array<(r: Routers) => void> = [
   registerEngagementRoutes,
   registerActivityRoutes,
   registerNoticeboardRoutes,
+  registerFormRoutes,
+  registerCalendarRoutes,
   registerReachRoutes,
   registerStudentRoutes,
   registerParentRoutes,

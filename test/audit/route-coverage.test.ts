@@ -136,6 +136,20 @@ const calls: Array<[string, Call]> = [
   ['DELETE /parent-app/engagement/comments/{id}', () => web(parentToken).delete(`/parent-app/engagement/comments/${s.comment}`)],
   ['POST /parent-app/engagement/react', () => web(parentToken).post('/parent-app/engagement/react', { entity_type: 'noticeboard', entity_id: s.notice, reaction_type: 'love' })],
   ['POST /parent-app/engagement/read', () => web(parentToken).post('/parent-app/engagement/read', { entity_type: 'activity', entity_id: s.activity })],
+  ['POST /parent-app/forms/{form_id}/responses', async () => {
+    const slip = { questions: [{ id: 'ok', type: 'consent', label: 'I allow my child to go' }] };
+    s.form = (await web(teacher).post('/teachers-app/activities', { school_id: a.schoolId, title: 'Trip slip', form: slip })).body.data.form.id;
+    return keep('response', await web(parentToken).post(`/parent-app/forms/${s.form}/responses`, { student_id: s.child, answers: { ok: 'agree' }, signature: 'Ravi Rao' }));
+  }],
+  ['PUT /parent-app/forms/{form_id}/responses/{id}', () => web(parentToken).put(`/parent-app/forms/${s.form}/responses/${s.response}`, { answers: { ok: 'decline' } })],
+  ['POST /teachers-app/forms/{form_id}/close', () => web(teacher).post(`/teachers-app/forms/${s.form}/close`)],
+  ['POST /web-app/forms/{form_id}/close', async () => {
+    const rsvp = { questions: [{ id: 'coming', type: 'choice', label: 'Coming?', options: [{ id: 'y', label: 'Yes' }, { id: 'n', label: 'No' }] }], per_student: false };
+    const form = (await web().post('/web-app/noticeboard', { school_id: a.schoolId, notice_title: 'Sports day', form: rsvp })).body.data.form.id;
+    return web().post(`/web-app/forms/${form}/close`);
+  }],
+  ['POST /parent-app/calendar/feed', () => web(parentToken).post('/parent-app/calendar/feed')],
+  ['DELETE /parent-app/calendar/feed', () => web(parentToken).delete('/parent-app/calendar/feed')],
   ['PUT /parent-app/notification-preferences', () => web(parentToken).put('/parent-app/notification-preferences', { categories: { diary: false } })],
   ['POST /parent-app/write-to', async () => keep('thread', await web(parentToken).post('/parent-app/write-to', { student_id: s.child, type: 'query', message: 'When is the trip?' }))],
   ['POST /parent-app/write-to/{id}/reply', () => web(parentToken).post(`/parent-app/write-to/${s.thread}/reply`, { message: 'And what to bring?' })],

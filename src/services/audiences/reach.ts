@@ -12,6 +12,7 @@ import { parseInput } from '../validation.js';
 import { audienceChildren, type AudienceEntity } from './audiences.js';
 import { pushToFamilies } from './publish.js';
 import { recordAudit } from '../audit/audit.js';
+import { reminderFamilies } from '../forms/missing.js';
 
 /** One reminder an hour per item at most. */
 export const REMINDER_GAP_MS = 60 * 60_000;
@@ -122,8 +123,18 @@ export async function itemReach(ctx: AppContext, principal: Principal, entity: A
   };
 }
 
-/** Why a reminder queued nothing: every family of the audience has read it, or none of those who have not can be reached. */
-export const nothingQueuedReasons = ['all_read', 'unreachable'] as const;
+/** The item's families that have not read it. */
+async function unreadFamilies(ctx: AppContext, schoolId: string, entity: AudienceEntity, item: Item): Promise<number[]> {
+  const children = await audienceChildren(ctx, schoolId, entity, item.id, item.scope);
+  const read = await readers(ctx, schoolId, entity, item.id);
+  return [...new Set(children.map((c) => c.parent_id))].filter((p) => !read.has(p));
+}
+
+/**
+ * Why a reminder queued nothing: every family of the audience has read it (or, for an item with a
+ * form, has responded), or none of those it would remind can be reached.
+ */
+export const nothingQueuedReasons = ['all_read', 'all_responded', 'unreachable'] as const;
 export type NothingQueued = (typeof nothingQueuedReasons)[number];
 
 export interface ReminderResult {
@@ -136,7 +147,8 @@ export interface ReminderResult {
 /** The sentence every door shows for a reminder's outcome. */
 export function reminderMessage(result: ReminderResult): string {
   if (result.reason === 'all_read') return 'Every family has read it: no reminder sent';
-  if (result.reason === 'unreachable') return 'None of the families that have not read it can be reached (no device signed in, or notifications turned off): no reminder sent';
+  if (result.reason === 'all_responded') return 'Every family has responded: no reminder sent';
+  if (result.reason === 'unreachable') return 'None of the families to remind can be reached (no device signed in, or notifications turned off): no reminder sent';
   return `Reminder queued: ${result.queued} notification record(s) written`;
 }
 
@@ -152,9 +164,10 @@ class ReachedNobody extends Error {}
  * the reminder recorded.
  */
 async function sendReminder(
-  ctx: AppContext, principal: Principal, entity: AudienceEntity, item: Item, families: number[], write: (transaction: Transaction) => Promise<number[]>,
+  ctx: AppContext, principal: Principal, entity: AudienceEntity, item: Item, families: number[], noneLeft: Exclude<NothingQueued, 'unreachable'>,
+  write: (transaction: Transaction) => Promise<number[]>,
 ): Promise<ReminderResult> {
-  if (families.length === 0) return { queued: 0, reason: 'all_read' };
+  if (families.length === 0) return { queued: 0, reason: noneLeft };
   const now = new Date();
   try {
     return await ctx.db.sequelize.transaction(async (transaction) => {
@@ -190,16 +203,17 @@ async function sendReminder(
 }
 
 /**
- * A reminder to the families that have not read a published item: one push to each of their
- * devices (event `reminder`), at most one an hour per item, through sendReminder.
+ * A reminder to the families that have not read a published item or, when it has a form, to those
+ * still missing a response (read or not): one push to each of their devices (event `reminder`), at
+ * most one an hour per item, through sendReminder.
  */
 export async function remindUnread(ctx: AppContext, principal: Principal, entity: AudienceEntity, id: number): Promise<ReminderResult> {
   const item = await itemFor(ctx, principal, entity, id);
   if (!item.published) throw new AppError('CONFLICT', 'Only a published item can be reminded');
-  const children = await audienceChildren(ctx, principal.schoolId, entity, item.id, item.scope);
-  const read = await readers(ctx, principal.schoolId, entity, id);
-  const unread = [...new Set(children.map((c) => c.parent_id))].filter((p) => !read.has(p));
-  return sendReminder(ctx, principal, entity, item, unread, (transaction) => pushToFamilies(ctx, { schoolId: principal.schoolId, entity, id, scope: item.scope }, {
-    event: 'reminder', entity_type: entity, entity_id: id, title: `Reminder: ${item.title}`.slice(0, 200), body: 'You have not read this yet.',
-  }, transaction, unread));
+  const missing = await reminderFamilies(ctx, principal.schoolId, entity, item.id, item.scope);
+  const families = missing ?? (await unreadFamilies(ctx, principal.schoolId, entity, item));
+  return sendReminder(ctx, principal, entity, item, families, missing ? 'all_responded' : 'all_read', (transaction) => pushToFamilies(ctx, { schoolId: principal.schoolId, entity, id, scope: item.scope }, {
+    event: 'reminder', entity_type: entity, entity_id: id, title: `Reminder: ${item.title}`.slice(0, 200),
+    body: missing ? 'Your response is still missing.' : 'You have not read this yet.',
+  }, transaction, families));
 }

@@ -1,0 +1,54 @@
+import { auditChanges } from './audit-changes.js';
+import { card } from './card.js';
+import { codeLabel } from './code-label.js';
+import { dataExport } from './data-export.js';
+import { designationSelect } from './designation-select.js';
+import { eraseStudent } from './erase-student.js';
+import { importRoster } from './import-roster.js';
+import { itemReach } from './item-reach.js';
+import { linkedName } from './linked-name.js';
+import { newWithSecret } from './new-with-secret.js';
+import { permissionLevels } from './permission-levels.js';
+import { platformOnly } from './platform-only.js';
+import { prefixSelect } from './prefix-select.js';
+import { quickSearchList } from './quick-search-list.js';
+import { schoolDashboard } from './school-dashboard.js';
+import { secretAction } from './secret-action.js';
+import { secretPanel } from './secret-panel.js';
+import { valueList } from './value-list.js';
+
+/**
+ * Each file's source, and the components AdminJS finds by name: the ones resources and the dashboard
+ * name, and AdminJS's own that the console replaces (DefaultPropertyValue, DefaultArrayListProperty).
+ */
+const sources = [
+  card, codeLabel, valueList, linkedName, secretPanel, secretAction, newWithSecret, prefixSelect, designationSelect, permissionLevels, auditChanges, quickSearchList,
+  schoolDashboard, platformOnly, importRoster, itemReach, dataExport, eraseStudent,
+];
+const registered: Record<string, string> = {
+  SchoolDashboard: 'SchoolDashboard', PlatformOnly: 'PlatformOnly', ImportRoster: 'ImportRoster', ItemReach: 'ItemReach', DataExport: 'DataExport',
+  EraseStudent: 'EraseStudent', DefaultPropertyValue: 'DefaultPropertyValue', ValueList: 'ValueList', DefaultArrayListProperty: 'ValueList',
+  LinkedName: 'LinkedName', SecretAction: 'SecretAction', NewWithSecret: 'NewWithSecret', PrefixSelect: 'PrefixSelect', DesignationSelect: 'DesignationSelect',
+  PermissionLevels: 'PermissionLevels', EffectivePermissions: 'EffectivePermissions', AuditChanges: 'AuditChanges', QuickSearchList: 'QuickSearchList',
+};
+
+for (const fn of new Set(Object.values(registered))) {
+  if (!sources.some((s) => s.includes(`function ${fn}(`))) throw new Error(`The console's components define no ${fn}`);
+}
+
+/**
+ * The console's own browser components, served as AdminJS's components.bundle.js. AdminJS would
+ * bundle components with rollup and babel at start-up (production) or on first request
+ * (development), which costs seconds and memory and writes to disk; these are a few plain functions
+ * over the globals AdminJS's pages already load (React, AdminJS, AdminJSDesignSystem), written in
+ * the JavaScript every current browser runs, so they are sent as they are, one file each joined here.
+ */
+export const componentsBundle = `(function () {
+var h = React.createElement;
+var DS = AdminJSDesignSystem;
+${sources.join('')}
+AdminJS.UserComponents = Object.assign(AdminJS.UserComponents || {}, {
+${Object.entries(registered).map(([name, fn]) => `  ${name}: ${fn},`).join('\n')}
+});
+})();
+`;
