@@ -7951,7 +7951,7 @@ export interface operations {
                              * @description Why nothing was queued: every family has read it, or none of the others can be reached
                              * @enum {string}
                              */
-                            reason?: "all_read" | "unreachable";
+                            reason?: "all_read" | "all_responded" | "unreachable";
                         };
                     };
                 };
@@ -11521,7 +11521,7 @@ export interface operations {
                              * @description Why nothing was queued: every family has read it, or none of the others can be reached
                              * @enum {string}
                              */
-                            reason?: "all_read" | "unreachable";
+                            reason?: "all_read" | "all_responded" | "unreachable";
                         };
                     };
                 };
@@ -11664,7 +11664,7 @@ export interface operations {
                              * @description Why nothing was queued: every family has read it, or none of the others can be reached
                              * @enum {string}
                              */
-                            reason?: "all_read" | "unreachable";
+                            reason?: "all_read" | "all_responded" | "unreachable";
                         };
                     };
                 };
