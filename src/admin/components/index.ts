@@ -2,11 +2,11 @@ import { auditChanges } from './audit-changes.js';
 import { card } from './card.js';
 import { codeLabel } from './code-label.js';
 import { dataExport } from './data-export.js';
-import { designationSelect } from './designation-select.js';
 import { eraseStudent } from './erase-student.js';
 import { importRoster } from './import-roster.js';
 import { itemReach } from './item-reach.js';
 import { linkedName } from './linked-name.js';
+import { namePicker } from './name-picker.js';
 import { newWithSecret } from './new-with-secret.js';
 import { permissionLevels } from './permission-levels.js';
 import { platformOnly } from './platform-only.js';
@@ -22,13 +22,13 @@ import { valueList } from './value-list.js';
  * name, and AdminJS's own that the console replaces (DefaultPropertyValue, DefaultArrayListProperty).
  */
 const sources = [
-  card, codeLabel, valueList, linkedName, secretPanel, secretAction, newWithSecret, prefixSelect, designationSelect, permissionLevels, auditChanges, quickSearchList,
+  card, codeLabel, valueList, linkedName, secretPanel, secretAction, newWithSecret, prefixSelect, namePicker, permissionLevels, auditChanges, quickSearchList,
   schoolDashboard, platformOnly, importRoster, itemReach, dataExport, eraseStudent,
 ];
 const registered: Record<string, string> = {
   SchoolDashboard: 'SchoolDashboard', PlatformOnly: 'PlatformOnly', ImportRoster: 'ImportRoster', ItemReach: 'ItemReach', DataExport: 'DataExport',
   EraseStudent: 'EraseStudent', DefaultPropertyValue: 'DefaultPropertyValue', ValueList: 'ValueList', DefaultArrayListProperty: 'ValueList',
-  LinkedName: 'LinkedName', SecretAction: 'SecretAction', NewWithSecret: 'NewWithSecret', PrefixSelect: 'PrefixSelect', DesignationSelect: 'DesignationSelect',
+  LinkedName: 'LinkedName', SecretAction: 'SecretAction', NewWithSecret: 'NewWithSecret', PrefixSelect: 'PrefixSelect', NamePicker: 'NamePicker',
   PermissionLevels: 'PermissionLevels', EffectivePermissions: 'EffectivePermissions', AuditChanges: 'AuditChanges', QuickSearchList: 'QuickSearchList',
 };
 

@@ -26,7 +26,10 @@ export function staffResource(ctx: AppContext): ResourceWithOptions {
       editProperties: ['school_id', 'name', 'designation', 'phone_no', 'email', 'rbac'],
       properties: {
         name: { isTitle: true },
-        designation: { components: { edit: 'DesignationSelect', filter: 'DesignationSelect' }, description: "One of the school's designations: its permissions are the staff member's base" },
+        designation: {
+          components: { edit: 'NamePicker', filter: 'NamePicker' }, custom: { pick: { resource: 'designations', none: 'No designation' } },
+          description: "One of the school's designations: its permissions are the staff member's base",
+        },
         status: { type: 'number', ...status([1, 0], staffStatusLabels, { 1: 'green', 0: 'grey' }), isVisible: { list: true, filter: true, show: true, edit: false } },
         ...rbacProperties('Own permissions, over the designation\'s: leave a feature empty to keep the designation\'s level'),
       },
