@@ -45,6 +45,12 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z
    * limit (413 above it). The handler gets `req.body` as a Buffer, empty when none came.
    */
   upload?: { types: string[]; maxBytes: number; description: string };
+  /**
+   * A success body that is not the JSON envelope (a CSV file, a calendar): its media type, an
+   * example and the headers it comes with, for the OpenAPI document. The handler writes it; its
+   * errors stay JSON.
+   */
+  produces?: { type: string; description: string; example: string; headers?: Record<string, string> };
   /** Example request body, shown in the API reference; generated from `body` when absent. */
   example?: unknown;
   /** Example success envelope's `message` and `data`, shown in the API reference; `data` is generated from `response` when absent. */

@@ -1,6 +1,6 @@
 import { QueryTypes, UniqueConstraintError, type Transaction } from 'sequelize';
 import { z } from 'zod';
-import { email, name, phone, pin, schoolIdField } from '../schemas.js';
+import { pin, schoolIdField } from '../schemas.js';
 import type { AppContext } from '../../context.js';
 import { day, iso, writeIn } from '../../db.js';
 import { conflict, fieldError, notFound } from '../../errors.js';
@@ -10,7 +10,7 @@ import { enqueue, type OutboxItem } from '../../push/outbox.js';
 import { hashSecretValue } from '../auth/passwords.js';
 import { endUserSessions } from '../auth/sessions.js';
 import { hashSecret, newSecret } from '../auth/tokens.js';
-import { findOrCreateParentByPhone, parentPhoneRace, type ParentFields } from '../parents/parents.js';
+import { findOrCreateParentByPhone, parentFields, parentPhoneRace, type ParentFields } from '../parents/parents.js';
 import { transactionWithRetry, violates } from '../transactions.js';
 import { SCHOOL_ID_PATTERN } from '../schools/schools.js';
 import { addressInput } from '../staff/staff.js';
@@ -27,19 +27,12 @@ const keys = {
   admission_token: z.string().min(1).max(300).describe('Given by the admission form'),
 };
 
-export const admissionParentFields = {
-  father_name: name().nullable().optional(),
-  mother_name: name().nullable().optional(),
-  phone_no: phone().describe('Links the child to the parent of this phone in the school, created when there is none'),
-  email: email().nullable().optional(),
-};
-
 const addressList = () => z.array(addressInput).max(10);
 
 export const admissionInput = z.object({
   school_id: schoolIdField(),
   student: z.object({ ...studentFields, roll_no: rollNoInput().nullable().optional().describe('Unique in the school; the next free number when not given') }),
-  parent: z.object(admissionParentFields),
+  parent: z.object(parentFields),
   addresses: addressList().default([]),
 });
 
@@ -54,7 +47,7 @@ export const admissionUpdateInput = z.discriminatedUnion('section', [
       date_of_birth: studentFields.date_of_birth, blood_group: studentFields.blood_group,
     }),
   }),
-  z.object({ ...keys, section: z.literal('parent'), data: sectionFields({ ...admissionParentFields, phone_no: admissionParentFields.phone_no.optional() }) }),
+  z.object({ ...keys, section: z.literal('parent'), data: sectionFields({ ...parentFields, phone_no: parentFields.phone_no.optional() }) }),
   z.object({
     ...keys,
     section: z.literal('addresses'),

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { AppContext, Principal } from '../../context.js';
 import { AppError, forbidden, type FieldError } from '../../errors.js';
 import { requireSchoolAdmin } from '../access/guards.js';
-import { admissionInput, admissionParentFields, enrolByOffice, type PinSetupLink } from '../admission/admission.js';
+import { admissionInput, enrolByOffice, type PinSetupLink } from '../admission/admission.js';
+import { parentFields } from '../parents/parents.js';
 import { schoolIdField } from '../schemas.js';
 import { addressInput } from '../staff/staff.js';
 import { parseInput } from '../validation.js';
@@ -28,7 +29,7 @@ export const studentFormInput = z.object({
   grade: studentFields.grade,
   date_of_birth: studentFields.date_of_birth,
   blood_group: studentFields.blood_group,
-  ...admissionParentFields,
+  ...parentFields,
   address: addressInput.shape.address.nullable().optional(),
   city: addressInput.shape.city,
   pincode: addressInput.shape.pincode,
