@@ -207,15 +207,21 @@ export interface OneTimeSecret {
   value: string;
 }
 
-/** A field of a secret action's page (the optional PIN of a reset). */
+/** A field of a form action's page: typed text, a text area, or a pick among the school's records (its id is sent). */
 export interface ActionField {
   name: string;
   label: string;
   hint?: string;
+  required?: boolean;
+  type?: 'text' | 'textarea' | 'pick';
   inputMode?: 'numeric' | 'text';
+  /** The record's param the field starts with (an Assign page starts with who is assigned now). */
+  initial?: string;
+  /** For a pick: the resource listed (as the admin may read it), its filters, the param that names a record, and the empty choice. */
+  pick?: { resource: string; label: string; filters?: Record<string, string>; none?: string };
 }
 
-export interface SecretActionSpec {
+export interface FormActionSpec {
   allowed: (admin: ConsoleAdmin) => boolean;
   appliesTo?: (record: BaseRecord) => boolean;
   icon: string;
@@ -229,17 +235,17 @@ export interface SecretActionSpec {
 }
 
 /**
- * A record action on a page of its own (the SecretAction component) whose answer may carry a
- * one-time secret: the page shows it with a Copy button until the admin closes it.
+ * A record action on a page of its own (the ActionForm component): its fields, then the service.
+ * Its answer may carry a one-time secret, which the page shows with a Copy button until closed.
  */
-export function secretAction(access: RoleAccess, spec: SecretActionSpec): Partial<Action<ActionResponse>> {
+export function formAction(access: RoleAccess, spec: FormActionSpec): Partial<Action<ActionResponse>> {
   const permitted = (context: ActionContext) => {
     const admin = context.currentAdmin as ConsoleAdmin | undefined;
     return !!admin && allows(access, admin, 'write') && spec.allowed(admin);
   };
   return {
     actionType: 'record',
-    component: 'SecretAction',
+    component: 'ActionForm',
     icon: spec.icon,
     variant: spec.variant,
     custom: { intro: spec.intro, button: spec.button, fields: spec.fields ?? [], danger: spec.variant === 'danger' },

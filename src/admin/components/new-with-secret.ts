@@ -12,6 +12,7 @@ function NewWithSecret(props) {
   start.params = Object.assign({}, custom.defaults || {}, start.params);
   var state = AdminJS.useRecord(start, resource.id);
   var shown = React.useState(null), secret = shown[0];
+  var navigate = ReactRouterDOM.useNavigate();
   var properties = (custom.properties ? custom.properties.map(function (n) { return resource.properties[n]; }).filter(Boolean) : resource.editProperties)
     .map(function (property) {
       // A value the new record cannot start with is not offered (a new student is active or registered).
@@ -24,12 +25,12 @@ function NewWithSecret(props) {
       var created = r.data.record && r.data.record.id && !Object.keys(r.data.record.errors || {}).length;
       if (!created) return;
       if (r.data.secret) shown[1]({ secret: r.data.secret, next: r.data.redirectUrl });
-      else if (r.data.redirectUrl) window.location.assign(r.data.redirectUrl);
+      else if (r.data.redirectUrl) navigate(r.data.redirectUrl);
     });
   }
   if (secret) {
     return h(DS.Box, { variant: 'card', p: 'xl', m: 'xl' },
-      h(SecretPanel, { secret: secret.secret, onDone: function () { window.location.assign(secret.next); }, doneLabel: 'Done: open the new record' }));
+      h(SecretPanel, { secret: secret.secret, onDone: function () { navigate(secret.next); }, doneLabel: 'Done: open the new record' }));
   }
   return h(DS.Box, { as: 'form', onSubmit: submit, flex: true, flexDirection: 'column', variant: 'card', p: 'xl', m: 'xl', 'data-testid': 'new-form' },
     properties.map(function (property) {
