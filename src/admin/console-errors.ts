@@ -15,7 +15,9 @@ function labelsOf(context: ActionContext | undefined): Labels {
 function allowedOf(context: ActionContext | undefined, field: string, codes: string[]): string[] {
   const property = context?.resource?._decorated?.getPropertyByKey(field);
   const values = property?.availableValues() ?? [];
-  return codes.map((code) => values.find((v) => String(v.value) === code)?.label ?? inWords(code));
+  const at = (code: string) => values.findIndex((v) => String(v.value) === code);
+  // In the order the form offers them.
+  return [...codes].sort((x, y) => (at(x) < 0 ? 1e9 : at(x)) - (at(y) < 0 ? 1e9 : at(y))).map((code) => values[at(code)]?.label ?? inWords(code));
 }
 
 /**

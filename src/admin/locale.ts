@@ -116,6 +116,9 @@ export const consoleLocale = {
   },
 };
 
+/** Whether the console has words of its own for a field (the resource's, or the common ones). */
+export const hasLabel = (resource: string, field: string): boolean => !!(resourceLabels[resource]?.properties?.[field] ?? properties[field]);
+
 /** A field's label as the console's forms name it (the resource's own, else the common one), else the field in words. */
 export function fieldLabel(resource: string | null, field: string, parent?: string): string {
   const label = (resource ? resourceLabels[resource]?.properties?.[field] : undefined) ?? properties[field];
