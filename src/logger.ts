@@ -1,7 +1,11 @@
 import { pino, type Logger } from 'pino';
 
-/** Redacts the secrets a query string may carry (access_token, admission_token) from a URL before it reaches a log line. */
-export const redactUrl = (url: string | undefined) => (url ?? '').replace(/([?&](?:access_token|admission_token)=)[^&#]*/gi, '$1[REDACTED]');
+/**
+ * Redacts the secrets a URL may carry from it before it reaches a log line: the query's
+ * access_token and admission_token, and a calendar feed's token in its path (whatever follows /calendar/).
+ */
+export const redactUrl = (url: string | undefined) =>
+  (url ?? '').replace(/([?&](?:access_token|admission_token)=)[^&#]*/gi, '$1[REDACTED]').replace(/^(\/calendar\/)[^/?#]+?(\.ics)?(?=$|[/?#])/i, '$1[REDACTED]$2');
 
 export function createLogger(level: string): Logger {
   return pino({

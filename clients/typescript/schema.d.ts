@@ -338,6 +338,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/parent-app/forms/{form_id}/responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Respond to a form (a permission slip, sign-up or RSVP)
+         * @description Checked in this order, the first failure answering: the form and its item (404: another school's, or an item the parent cannot see), `student_id` (400, or 403 for a child not theirs), the form being open (409), the answers and the signature (400 naming `answers.<question id>` or `signature`), an earlier response for the same child (or family) (409), the capacity of each chosen option (409). A full option is a 409 with `details [{field: "answers.<question id>", option, message}]`; nothing of the request is saved. An "agree" to a consent needs the signer's typed name in `signature`. The request's ip and user agent are kept with the response.
+         *
+         *     **Access:** a parent token from `POST /parent-app/parent-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        post: operations["postParentAppFormsFormIdResponses"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/parent-app/forms/{form_id}/responses/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change one of your responses
+         * @description Replaces the answers and the signature (the child stays). Checked in this order: another family's response or an unseen form (404), the form closed (409), a form that takes no changes (409), the answers (400), capacity (409). A full option is a 409 with `details [{field: "answers.<question id>", option, message}]`; nothing of the request is saved. A new signature moves `signed_at`.
+         *
+         *     **Access:** a parent token from `POST /parent-app/parent-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        put: operations["putParentAppFormsFormIdResponsesId"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/parent-app/calendar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The family's calendar: the events they can see in a range
+         * @description The published events whose audience reaches the parent, each as the feed shows it (`read_at`, `form`, the event fields). `from` and `to` are days of the school's time zone (default today and 30 days later; `to` at most 366 days after `from`, else 400 naming `to`). An event is in the range when its span (from `starts_at` to `ends_at`, or its start alone; an all-day event to the end of its last day) overlaps it. Ordered by `starts_at`, then id.
+         *
+         *     **Access:** a parent token from `POST /parent-app/parent-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        get: operations["getParentAppCalendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/parent-app/calendar/feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A calendar subscription URL for phones and desktop calendars
+         * @description An RFC 5545 feed of the events the parent can see, at `{PUBLIC_APP_URL}/calendar/<token>.ics`. One per parent: a new one replaces the old, whose URL then answers 404. The token is shown only here.
+         *
+         *     **Access:** a parent token from `POST /parent-app/parent-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        post: operations["postParentAppCalendarFeed"];
+        /**
+         * Revoke the calendar subscription URL
+         * @description The URL answers 404 from then on. 404 when there is none.
+         *
+         *     **Access:** a parent token from `POST /parent-app/parent-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        delete: operations["deleteParentAppCalendarFeed"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/parent-app/engagement/read": {
         parameters: {
             query?: never;
@@ -715,7 +809,7 @@ export interface paths {
         put?: never;
         /**
          * Post an activity (activities.create)
-         * @description `status` defaults to published, `activity_type` to announcement. `staff_id`, when sent, must be the caller; a `student_id` must be a student assigned to the caller (403 otherwise); null or absent means school-wide.
+         * @description `status` defaults to published, `activity_type` to announcement. `staff_id`, when sent, must be the caller; a `student_id` must be a student assigned to the caller (403 otherwise); null or absent means school-wide. An event takes `starts_at`, `ends_at`, `all_day` and `location` (400 naming each one sent for an announcement). A `form` (a permission slip, sign-up or RSVP) is checked whole: an invalid one is a 400 naming each bad path (`form.questions.0.type`), and nothing is created.
          *
          *     **Access:** a staff token from `POST /teachers-app/teacher-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -736,7 +830,7 @@ export interface paths {
         get?: never;
         /**
          * Change an activity, its status included (own: activities.create; anyone's: activities.manage)
-         * @description Any of draft, published and cancelled may follow any other. A deleted activity or another school's answers 404.
+         * @description Any of draft, published and cancelled may follow any other. A deleted activity or another school's answers 404. `form` is the whole definition again (questions and options matched by id), or null to remove a form without responses. Once it has responses, removing a question or an option, changing a question's type or `multiple`, changing `per_student` or setting a capacity below what is taken is 409 naming the path, and nothing of the update is saved. Making an event an announcement clears its event fields.
          *
          *     **Access:** a staff token from `POST /teachers-app/teacher-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -776,6 +870,94 @@ export interface paths {
          *     **Access:** a staff token from `POST /teachers-app/teacher-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
         post: operations["postTeachersAppNoticeboard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/teachers-app/forms/{form_id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A form's results (the item's author; activities.manage for an activity's form, noticeboard.manage for a notice's)
+         * @description The form, a summary per question, every response (oldest first, with its signature, ip and user agent) and who is missing. Another school's form, or one on a deleted item, answers 404.
+         *
+         *     **Access:** a staff token from `POST /teachers-app/teacher-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        get: operations["getTeachersAppFormsFormIdResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/teachers-app/forms/{form_id}/results.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A form's responses as a CSV file (the item's author; activities.manage for an activity's form, noticeboard.manage for a notice's)
+         * @description RFC 4180, UTF-8 with a byte-order mark: a header `student,grade,parent,submitted_at`, a column per question headed by its label, then `signature`; one row per response, oldest first. Choices show their labels (several joined by "; "). A text cell beginning with =, +, - or @ is prefixed with ' so that a spreadsheet does not run it. Errors answer the JSON error body.
+         *
+         *     **Access:** a staff token from `POST /teachers-app/teacher-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        get: operations["getTeachersAppFormsFormIdResultsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/teachers-app/forms/{form_id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a form for good (the item's author; activities.manage for an activity's form, noticeboard.manage for a notice's)
+         * @description No response can be added or changed afterwards. Closing a closed form is harmless.
+         *
+         *     **Access:** a staff token from `POST /teachers-app/teacher-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        post: operations["postTeachersAppFormsFormIdClose"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/teachers-app/calendar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The school's calendar (activities.view)
+         * @description The school's published and cancelled events, whatever their audience. `from` and `to` are days of the school's time zone (default today and 30 days later; `to` at most 366 days after `from`, else 400 naming `to`). An event is in the range when its span (from `starts_at` to `ends_at`, or its start alone; an all-day event to the end of its last day) overlaps it. Ordered by `starts_at`, then id.
+         *
+         *     **Access:** a staff token from `POST /teachers-app/teacher-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        get: operations["getTeachersAppCalendar"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -926,7 +1108,7 @@ export interface paths {
         get: operations["getTeachersAppWriteToId"];
         /**
          * Resolve or assign a request
-         * @description Resolving needs write_to.manage or being the assigned staff, and marks a leave's dates excused where no mark exists; assigning needs write_to.manage.
+         * @description Resolving needs write_to.manage or being the assigned staff; assigning needs write_to.manage. Resolving marks a leave's dates excused where no mark exists; a resolved or archived request answers 409. An unknown or another school's request answers 404 whatever the body.
          *
          *     **Access:** a staff token from `POST /teachers-app/teacher-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -949,7 +1131,7 @@ export interface paths {
         put?: never;
         /**
          * Reply to a request in the caller's queue
-         * @description The first staff reply moves an open request to in_progress; the parent is notified. An archived request answers 409.
+         * @description The first reply from the school (staff or admin) moves an open request to in_progress; the parent is notified. An archived request answers 409.
          *
          *     **Access:** a staff token from `POST /teachers-app/teacher-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -1171,7 +1353,7 @@ export interface paths {
         put?: never;
         /**
          * Add a staff member (admin)
-         * @description Phone and email are unique within the school (409); the same phone may work at another school.
+         * @description Phone and email are unique within the school (409); the same phone may work at another school. `designation` must name one of the school's designations (400 naming it otherwise), or be null.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -1198,7 +1380,7 @@ export interface paths {
         get: operations["getWebAppStaffId"];
         /**
          * Change a staff member (admin)
-         * @description Only the fields sent change. A phone or e-mail another staff member of the school has answers 409.
+         * @description Only the fields sent change. An unknown or another school's staff member answers 404 whatever the body. A phone or e-mail another staff member of the school has answers 409.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -1420,7 +1602,7 @@ export interface paths {
         get?: never;
         /**
          * Change a notice (super_admin, admin)
-         * @description A deleted notice or another school's answers 404.
+         * @description A deleted notice or another school's answers 404. `form` is the whole definition again, or null to remove a form without responses; once it has responses, the changes it may not take are 409 naming the path (as for activities).
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -1433,6 +1615,72 @@ export interface paths {
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
         delete: operations["deleteWebAppNoticeboardId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web-app/forms/{form_id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A form's results (super_admin, admin)
+         * @description The form, a summary per question, every response (oldest first, with its signature, ip and user agent) and who is missing. Another school's form, or one on a deleted item, answers 404.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        get: operations["getWebAppFormsFormIdResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web-app/forms/{form_id}/results.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A form's responses as a CSV file (super_admin, admin)
+         * @description RFC 4180, UTF-8 with a byte-order mark: a header `student,grade,parent,submitted_at`, a column per question headed by its label, then `signature`; one row per response, oldest first. Choices show their labels (several joined by "; "). A text cell beginning with =, +, - or @ is prefixed with ' so that a spreadsheet does not run it. Errors answer the JSON error body.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        get: operations["getWebAppFormsFormIdResultsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web-app/forms/{form_id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a form for good (super_admin, admin)
+         * @description No response can be added or changed afterwards. Closing a closed form is harmless.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        post: operations["postWebAppFormsFormIdClose"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1541,7 +1789,13 @@ export interface paths {
          */
         get: operations["getWebAppStudents"];
         put?: never;
-        post?: never;
+        /**
+         * Add a student with their guardian (super_admin, admin)
+         * @description The admission form's body, its `school_id` optional (another school's: 403), with `student.status` `active` (default) or `registered`, through the admission's validation, all or nothing: a bad field is 400 naming it (`student.grade`, `parent.phone_no`, ...), a taken roll number 409. A phone that has a parent in the school links the student to them (their PIN kept); a new one creates the parent without a PIN and sends the PIN set-up link by SMS, answered once here as `pin_setup`. No admission record, token or `admission.submitted` event.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        post: operations["postWebAppStudents"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1756,6 +2010,56 @@ export interface paths {
         patch: operations["patchWebAppUpdateStudent"];
         trace?: never;
     };
+    "/web-app/parents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One parent with their children (super_admin, admin)
+         * @description Another school's parent answers 404.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        get: operations["getWebAppParentsId"];
+        /**
+         * Change a parent's names, e-mail or phone (super_admin, admin)
+         * @description Only the fields sent change. A phone another parent of the school has answers 409 naming `phone_no`; the children's `phone_no` follow a new one. The parent's PIN and sessions stay. An unknown or another school's parent answers 404 whatever the body.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        put: operations["putWebAppParentsId"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web-app/parents/{id}/reset-pin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a parent's PIN (super_admin, admin)
+         * @description Ends every session of the parent and lifts a login lock-out on their phone; recorded as `pin.reset`.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        post: operations["postWebAppParentsIdResetPin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web-app/students/{id}/export": {
         parameters: {
             query?: never;
@@ -1928,6 +2232,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web-app/write-to": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The school's queue (super_admin, admin)
+         * @description Every request of the school, with the student's and the parent's names. Newest first; `X-Total-Count` carries the total. Archived requests only with status=archived.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        get: operations["getWebAppWriteTo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web-app/write-to/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A request in the caller's queue with its replies, oldest first
+         * @description **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        get: operations["getWebAppWriteToId"];
+        /**
+         * Resolve or assign a request
+         * @description `status: "resolved"` resolves it; `assigned_staff_id` assigns it to an active staff member of the school (null unassigns). Resolving marks a leave's dates excused where no mark exists; a resolved or archived request answers 409. An unknown or another school's request answers 404 whatever the body.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        put: operations["putWebAppWriteToId"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web-app/write-to/{id}/reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reply to a request in the caller's queue
+         * @description The first reply from the school (staff or admin) moves an open request to in_progress; the parent is notified. An archived request answers 409. The reply has `author_type` admin and the admin user's id and name.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        post: operations["postWebAppWriteToIdReply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web-app/notifications": {
         parameters: {
             query?: never;
@@ -2092,6 +2466,28 @@ export interface paths {
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
         get: operations["getWebAppWebhooksIdDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/calendar/{token}.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A family's calendar feed (RFC 5545)
+         * @description What the token's parent may see: the published and cancelled events of their audience that ended no more than 90 days ago, one VEVENT each (`UID:activity-<id>@<school_id>`, times in UTC, all-day events as dates of the school's time zone, `STATUS:CANCELLED` for a cancelled one). A token unknown, replaced or revoked, or of a suspended school: 404 (the JSON error body). The token is redacted from the logs.
+         *
+         *     **Access:** public, no token. Rate limited per client IP.
+         */
+        get: operations["getCalendarTokenIcs"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3131,6 +3527,49 @@ export interface operations {
                      *           "published_at": "2026-11-22T09:30:00.000Z",
                      *           "created_at": "2026-11-22T09:30:00.000Z",
                      *           "updated_at": "2026-11-22T09:30:00.000Z",
+                     *           "starts_at": "2026-11-22T09:30:00.000Z",
+                     *           "ends_at": "2026-11-22T09:30:00.000Z",
+                     *           "all_day": true,
+                     *           "location": "location",
+                     *           "form": {
+                     *             "id": 1,
+                     *             "questions": [
+                     *               {
+                     *                 "id": "id",
+                     *                 "type": "consent",
+                     *                 "label": "label",
+                     *                 "required": true,
+                     *                 "options": [
+                     *                   {
+                     *                     "id": "id",
+                     *                     "label": "label",
+                     *                     "capacity": 1,
+                     *                     "remaining": 1
+                     *                   }
+                     *                 ],
+                     *                 "multiple": true,
+                     *                 "min": 1,
+                     *                 "max": 1
+                     *               }
+                     *             ],
+                     *             "due_at": "2026-11-22T09:30:00.000Z",
+                     *             "per_student": true,
+                     *             "editable": true,
+                     *             "closed": true,
+                     *             "my_responses": [
+                     *               {
+                     *                 "id": 1,
+                     *                 "student_id": 1,
+                     *                 "answers": {
+                     *                   "key": "key"
+                     *                 },
+                     *                 "signature": "signature",
+                     *                 "signed_at": "2026-11-22T09:30:00.000Z",
+                     *                 "submitted_at": "2026-11-22T09:30:00.000Z",
+                     *                 "updated_at": "2026-11-22T09:30:00.000Z"
+                     *               }
+                     *             ]
+                     *           },
                      *           "read_at": "2026-11-22T09:30:00.000Z"
                      *         }
                      *       ]
@@ -3169,6 +3608,58 @@ export interface operations {
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            /** @description An event's start (an all-day event: the start of its first day in the school's time zone) */
+                            starts_at: string | null;
+                            ends_at: string | null;
+                            all_day: boolean;
+                            location: string | null;
+                            form: {
+                                id: number;
+                                questions: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    type: "consent" | "choice" | "text" | "number";
+                                    label: string;
+                                    required: boolean;
+                                    /** @description choice only */
+                                    options?: {
+                                        id: string;
+                                        label: string;
+                                        capacity?: number;
+                                        /** @description With a capacity: the places left (never below 0) */
+                                        remaining?: number;
+                                    }[];
+                                    /** @description choice only */
+                                    multiple?: boolean;
+                                    /** @description number only, when set */
+                                    min?: number;
+                                    /** @description number only, when set */
+                                    max?: number;
+                                }[];
+                                due_at: string | null;
+                                /** @description One response per child of the audience (true) or per family */
+                                per_student: boolean;
+                                /** @description A family may change its response until the form closes */
+                                editable: boolean;
+                                /** @description Closed by the school, or past its due_at */
+                                closed: boolean;
+                                my_responses: {
+                                    id: number;
+                                    /** @description Null on a per-family form */
+                                    student_id: number | null;
+                                    /** @description Keyed by question id: the answered questions only */
+                                    answers: {
+                                        [key: string]: string | string[] | number;
+                                    };
+                                    signature: string | null;
+                                    /** @description When the signature was given */
+                                    signed_at: string | null;
+                                    /** @description ISO 8601 timestamp in UTC */
+                                    submitted_at: string;
+                                    /** @description ISO 8601 timestamp in UTC */
+                                    updated_at: string;
+                                }[];
+                            } | null;
                             read_at: string | null;
                         }[];
                     };
@@ -3228,6 +3719,49 @@ export interface operations {
                      *         "published_at": "2026-11-22T09:30:00.000Z",
                      *         "created_at": "2026-11-22T09:30:00.000Z",
                      *         "updated_at": "2026-11-22T09:30:00.000Z",
+                     *         "starts_at": "2026-11-22T09:30:00.000Z",
+                     *         "ends_at": "2026-11-22T09:30:00.000Z",
+                     *         "all_day": true,
+                     *         "location": "location",
+                     *         "form": {
+                     *           "id": 1,
+                     *           "questions": [
+                     *             {
+                     *               "id": "id",
+                     *               "type": "consent",
+                     *               "label": "label",
+                     *               "required": true,
+                     *               "options": [
+                     *                 {
+                     *                   "id": "id",
+                     *                   "label": "label",
+                     *                   "capacity": 1,
+                     *                   "remaining": 1
+                     *                 }
+                     *               ],
+                     *               "multiple": true,
+                     *               "min": 1,
+                     *               "max": 1
+                     *             }
+                     *           ],
+                     *           "due_at": "2026-11-22T09:30:00.000Z",
+                     *           "per_student": true,
+                     *           "editable": true,
+                     *           "closed": true,
+                     *           "my_responses": [
+                     *             {
+                     *               "id": 1,
+                     *               "student_id": 1,
+                     *               "answers": {
+                     *                 "key": "key"
+                     *               },
+                     *               "signature": "signature",
+                     *               "signed_at": "2026-11-22T09:30:00.000Z",
+                     *               "submitted_at": "2026-11-22T09:30:00.000Z",
+                     *               "updated_at": "2026-11-22T09:30:00.000Z"
+                     *             }
+                     *           ]
+                     *         },
                      *         "read_at": "2026-11-22T09:30:00.000Z"
                      *       }
                      *     }
@@ -3265,6 +3799,58 @@ export interface operations {
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            /** @description An event's start (an all-day event: the start of its first day in the school's time zone) */
+                            starts_at: string | null;
+                            ends_at: string | null;
+                            all_day: boolean;
+                            location: string | null;
+                            form: {
+                                id: number;
+                                questions: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    type: "consent" | "choice" | "text" | "number";
+                                    label: string;
+                                    required: boolean;
+                                    /** @description choice only */
+                                    options?: {
+                                        id: string;
+                                        label: string;
+                                        capacity?: number;
+                                        /** @description With a capacity: the places left (never below 0) */
+                                        remaining?: number;
+                                    }[];
+                                    /** @description choice only */
+                                    multiple?: boolean;
+                                    /** @description number only, when set */
+                                    min?: number;
+                                    /** @description number only, when set */
+                                    max?: number;
+                                }[];
+                                due_at: string | null;
+                                /** @description One response per child of the audience (true) or per family */
+                                per_student: boolean;
+                                /** @description A family may change its response until the form closes */
+                                editable: boolean;
+                                /** @description Closed by the school, or past its due_at */
+                                closed: boolean;
+                                my_responses: {
+                                    id: number;
+                                    /** @description Null on a per-family form */
+                                    student_id: number | null;
+                                    /** @description Keyed by question id: the answered questions only */
+                                    answers: {
+                                        [key: string]: string | string[] | number;
+                                    };
+                                    signature: string | null;
+                                    /** @description When the signature was given */
+                                    signed_at: string | null;
+                                    /** @description ISO 8601 timestamp in UTC */
+                                    submitted_at: string;
+                                    /** @description ISO 8601 timestamp in UTC */
+                                    updated_at: string;
+                                }[];
+                            } | null;
                             read_at: string | null;
                         };
                     };
@@ -3327,6 +3913,45 @@ export interface operations {
                      *           "published_at": "2026-11-22T09:30:00.000Z",
                      *           "created_at": "2026-11-22T09:30:00.000Z",
                      *           "updated_at": "2026-11-22T09:30:00.000Z",
+                     *           "form": {
+                     *             "id": 1,
+                     *             "questions": [
+                     *               {
+                     *                 "id": "id",
+                     *                 "type": "consent",
+                     *                 "label": "label",
+                     *                 "required": true,
+                     *                 "options": [
+                     *                   {
+                     *                     "id": "id",
+                     *                     "label": "label",
+                     *                     "capacity": 1,
+                     *                     "remaining": 1
+                     *                   }
+                     *                 ],
+                     *                 "multiple": true,
+                     *                 "min": 1,
+                     *                 "max": 1
+                     *               }
+                     *             ],
+                     *             "due_at": "2026-11-22T09:30:00.000Z",
+                     *             "per_student": true,
+                     *             "editable": true,
+                     *             "closed": true,
+                     *             "my_responses": [
+                     *               {
+                     *                 "id": 1,
+                     *                 "student_id": 1,
+                     *                 "answers": {
+                     *                   "key": "key"
+                     *                 },
+                     *                 "signature": "signature",
+                     *                 "signed_at": "2026-11-22T09:30:00.000Z",
+                     *                 "submitted_at": "2026-11-22T09:30:00.000Z",
+                     *                 "updated_at": "2026-11-22T09:30:00.000Z"
+                     *               }
+                     *             ]
+                     *           },
                      *           "read_at": "2026-11-22T09:30:00.000Z"
                      *         }
                      *       ]
@@ -3362,6 +3987,53 @@ export interface operations {
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            form: {
+                                id: number;
+                                questions: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    type: "consent" | "choice" | "text" | "number";
+                                    label: string;
+                                    required: boolean;
+                                    /** @description choice only */
+                                    options?: {
+                                        id: string;
+                                        label: string;
+                                        capacity?: number;
+                                        /** @description With a capacity: the places left (never below 0) */
+                                        remaining?: number;
+                                    }[];
+                                    /** @description choice only */
+                                    multiple?: boolean;
+                                    /** @description number only, when set */
+                                    min?: number;
+                                    /** @description number only, when set */
+                                    max?: number;
+                                }[];
+                                due_at: string | null;
+                                /** @description One response per child of the audience (true) or per family */
+                                per_student: boolean;
+                                /** @description A family may change its response until the form closes */
+                                editable: boolean;
+                                /** @description Closed by the school, or past its due_at */
+                                closed: boolean;
+                                my_responses: {
+                                    id: number;
+                                    /** @description Null on a per-family form */
+                                    student_id: number | null;
+                                    /** @description Keyed by question id: the answered questions only */
+                                    answers: {
+                                        [key: string]: string | string[] | number;
+                                    };
+                                    signature: string | null;
+                                    /** @description When the signature was given */
+                                    signed_at: string | null;
+                                    /** @description ISO 8601 timestamp in UTC */
+                                    submitted_at: string;
+                                    /** @description ISO 8601 timestamp in UTC */
+                                    updated_at: string;
+                                }[];
+                            } | null;
                             read_at: string | null;
                         }[];
                     };
@@ -3421,6 +4093,45 @@ export interface operations {
                      *         "published_at": "2026-11-22T09:30:00.000Z",
                      *         "created_at": "2026-11-22T09:30:00.000Z",
                      *         "updated_at": "2026-11-22T09:30:00.000Z",
+                     *         "form": {
+                     *           "id": 1,
+                     *           "questions": [
+                     *             {
+                     *               "id": "id",
+                     *               "type": "consent",
+                     *               "label": "label",
+                     *               "required": true,
+                     *               "options": [
+                     *                 {
+                     *                   "id": "id",
+                     *                   "label": "label",
+                     *                   "capacity": 1,
+                     *                   "remaining": 1
+                     *                 }
+                     *               ],
+                     *               "multiple": true,
+                     *               "min": 1,
+                     *               "max": 1
+                     *             }
+                     *           ],
+                     *           "due_at": "2026-11-22T09:30:00.000Z",
+                     *           "per_student": true,
+                     *           "editable": true,
+                     *           "closed": true,
+                     *           "my_responses": [
+                     *             {
+                     *               "id": 1,
+                     *               "student_id": 1,
+                     *               "answers": {
+                     *                 "key": "key"
+                     *               },
+                     *               "signature": "signature",
+                     *               "signed_at": "2026-11-22T09:30:00.000Z",
+                     *               "submitted_at": "2026-11-22T09:30:00.000Z",
+                     *               "updated_at": "2026-11-22T09:30:00.000Z"
+                     *             }
+                     *           ]
+                     *         },
                      *         "read_at": "2026-11-22T09:30:00.000Z"
                      *       }
                      *     }
@@ -3455,12 +4166,517 @@ export interface operations {
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            form: {
+                                id: number;
+                                questions: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    type: "consent" | "choice" | "text" | "number";
+                                    label: string;
+                                    required: boolean;
+                                    /** @description choice only */
+                                    options?: {
+                                        id: string;
+                                        label: string;
+                                        capacity?: number;
+                                        /** @description With a capacity: the places left (never below 0) */
+                                        remaining?: number;
+                                    }[];
+                                    /** @description choice only */
+                                    multiple?: boolean;
+                                    /** @description number only, when set */
+                                    min?: number;
+                                    /** @description number only, when set */
+                                    max?: number;
+                                }[];
+                                due_at: string | null;
+                                /** @description One response per child of the audience (true) or per family */
+                                per_student: boolean;
+                                /** @description A family may change its response until the form closes */
+                                editable: boolean;
+                                /** @description Closed by the school, or past its due_at */
+                                closed: boolean;
+                                my_responses: {
+                                    id: number;
+                                    /** @description Null on a per-family form */
+                                    student_id: number | null;
+                                    /** @description Keyed by question id: the answered questions only */
+                                    answers: {
+                                        [key: string]: string | string[] | number;
+                                    };
+                                    signature: string | null;
+                                    /** @description When the signature was given */
+                                    signed_at: string | null;
+                                    /** @description ISO 8601 timestamp in UTC */
+                                    submitted_at: string;
+                                    /** @description ISO 8601 timestamp in UTC */
+                                    updated_at: string;
+                                }[];
+                            } | null;
                             read_at: string | null;
                         };
                     };
                 };
             };
             400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    postParentAppFormsFormIdResponses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                form_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "student_id": 12,
+                 *       "answers": {
+                 *         "consent": "agree",
+                 *         "lunch": "veg",
+                 *         "helpers": [
+                 *           "bus"
+                 *         ]
+                 *       },
+                 *       "signature": "Ravi Rao"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The child this response is for: required on a per-student form, absent or null on a per-family one */
+                    student_id?: number | null;
+                    /** @description Keyed by question id: "agree" or "decline" for a consent, an option id (an array of them with `multiple`) for a choice, a text, a number */
+                    answers: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The signer's typed name, 1 to 120 characters; needed to agree to a consent */
+                    signature?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Response saved",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "form_id": 1,
+                     *         "student_id": 1,
+                     *         "answers": {
+                     *           "key": "key"
+                     *         },
+                     *         "signature": "signature",
+                     *         "signed_at": "2026-11-22T09:30:00.000Z",
+                     *         "submitted_at": "2026-11-22T09:30:00.000Z",
+                     *         "updated_at": "2026-11-22T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            form_id: number;
+                            /** @description Null on a per-family form */
+                            student_id: number | null;
+                            /** @description Keyed by question id: the answered questions only */
+                            answers: {
+                                [key: string]: string | string[] | number;
+                            };
+                            signature: string | null;
+                            /** @description When the signature was given */
+                            signed_at: string | null;
+                            /** @description ISO 8601 timestamp in UTC */
+                            submitted_at: string;
+                            /** @description ISO 8601 timestamp in UTC */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+        };
+    };
+    putParentAppFormsFormIdResponsesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                form_id: number;
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "answers": {
+                 *         "consent": "agree",
+                 *         "lunch": "nonveg"
+                 *       },
+                 *       "signature": "Ravi Rao"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Keyed by question id: "agree" or "decline" for a consent, an option id (an array of them with `multiple`) for a choice, a text, a number */
+                    answers: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The signer's typed name, 1 to 120 characters; needed to agree to a consent */
+                    signature?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Response updated",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "form_id": 1,
+                     *         "student_id": 1,
+                     *         "answers": {
+                     *           "key": "key"
+                     *         },
+                     *         "signature": "signature",
+                     *         "signed_at": "2026-11-22T09:30:00.000Z",
+                     *         "submitted_at": "2026-11-22T09:30:00.000Z",
+                     *         "updated_at": "2026-11-22T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            form_id: number;
+                            /** @description Null on a per-family form */
+                            student_id: number | null;
+                            /** @description Keyed by question id: the answered questions only */
+                            answers: {
+                                [key: string]: string | string[] | number;
+                            };
+                            signature: string | null;
+                            /** @description When the signature was given */
+                            signed_at: string | null;
+                            /** @description ISO 8601 timestamp in UTC */
+                            submitted_at: string;
+                            /** @description ISO 8601 timestamp in UTC */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getParentAppCalendar: {
+        parameters: {
+            query?: {
+                /** @description The first day, in the school's time zone (default today) */
+                from?: string;
+                /** @description The last day (default from + 30 days; at most 366 days after from) */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "school_id": "greenwood",
+                     *           "title": "Annual Sports Day",
+                     *           "description": "Races, relays and a tug of war on the main ground. Parents are welcome from 8:30.",
+                     *           "activity_type": "event",
+                     *           "status": "draft",
+                     *           "staff_id": 1,
+                     *           "author_id": 1,
+                     *           "author_name": "Meera Iyer",
+                     *           "student_id": 1,
+                     *           "audience": {
+                     *             "grades": [
+                     *               "5"
+                     *             ],
+                     *             "group_ids": [
+                     *               1
+                     *             ],
+                     *             "student_ids": [
+                     *               1
+                     *             ]
+                     *           },
+                     *           "publish_at": "2026-11-22T09:30:00.000Z",
+                     *           "published_at": "2026-11-22T09:30:00.000Z",
+                     *           "created_at": "2026-11-22T09:30:00.000Z",
+                     *           "updated_at": "2026-11-22T09:30:00.000Z",
+                     *           "starts_at": "2026-11-22T09:30:00.000Z",
+                     *           "ends_at": "2026-11-22T09:30:00.000Z",
+                     *           "all_day": true,
+                     *           "location": "location",
+                     *           "form": {
+                     *             "id": 1,
+                     *             "questions": [
+                     *               {
+                     *                 "id": "id",
+                     *                 "type": "consent",
+                     *                 "label": "label",
+                     *                 "required": true,
+                     *                 "options": [
+                     *                   {
+                     *                     "id": "id",
+                     *                     "label": "label",
+                     *                     "capacity": 1,
+                     *                     "remaining": 1
+                     *                   }
+                     *                 ],
+                     *                 "multiple": true,
+                     *                 "min": 1,
+                     *                 "max": 1
+                     *               }
+                     *             ],
+                     *             "due_at": "2026-11-22T09:30:00.000Z",
+                     *             "per_student": true,
+                     *             "editable": true,
+                     *             "closed": true,
+                     *             "my_responses": [
+                     *               {
+                     *                 "id": 1,
+                     *                 "student_id": 1,
+                     *                 "answers": {
+                     *                   "key": "key"
+                     *                 },
+                     *                 "signature": "signature",
+                     *                 "signed_at": "2026-11-22T09:30:00.000Z",
+                     *                 "submitted_at": "2026-11-22T09:30:00.000Z",
+                     *                 "updated_at": "2026-11-22T09:30:00.000Z"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "read_at": "2026-11-22T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            school_id: string;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            activity_type: "event" | "announcement";
+                            /** @enum {string} */
+                            status: "draft" | "scheduled" | "published" | "cancelled";
+                            staff_id: number;
+                            /** @description The author, the same as staff_id */
+                            author_id: number;
+                            author_name: string | null;
+                            /** @description The one student an audience of exactly one student names; else null */
+                            student_id: number | null;
+                            /** @description Who it is for: the union of these grades, groups and students; null for the whole school */
+                            audience: {
+                                grades: string[];
+                                group_ids: number[];
+                                student_ids: number[];
+                            } | null;
+                            /** @description A scheduled activity publishes itself then */
+                            publish_at: string | null;
+                            /** @description When it was first published (and pushed) */
+                            published_at: string | null;
+                            /** @description ISO 8601 timestamp in UTC */
+                            created_at: string;
+                            /** @description ISO 8601 timestamp in UTC */
+                            updated_at: string;
+                            /** @description An event's start (an all-day event: the start of its first day in the school's time zone) */
+                            starts_at: string | null;
+                            ends_at: string | null;
+                            all_day: boolean;
+                            location: string | null;
+                            form: {
+                                id: number;
+                                questions: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    type: "consent" | "choice" | "text" | "number";
+                                    label: string;
+                                    required: boolean;
+                                    /** @description choice only */
+                                    options?: {
+                                        id: string;
+                                        label: string;
+                                        capacity?: number;
+                                        /** @description With a capacity: the places left (never below 0) */
+                                        remaining?: number;
+                                    }[];
+                                    /** @description choice only */
+                                    multiple?: boolean;
+                                    /** @description number only, when set */
+                                    min?: number;
+                                    /** @description number only, when set */
+                                    max?: number;
+                                }[];
+                                due_at: string | null;
+                                /** @description One response per child of the audience (true) or per family */
+                                per_student: boolean;
+                                /** @description A family may change its response until the form closes */
+                                editable: boolean;
+                                /** @description Closed by the school, or past its due_at */
+                                closed: boolean;
+                                my_responses: {
+                                    id: number;
+                                    /** @description Null on a per-family form */
+                                    student_id: number | null;
+                                    /** @description Keyed by question id: the answered questions only */
+                                    answers: {
+                                        [key: string]: string | string[] | number;
+                                    };
+                                    signature: string | null;
+                                    /** @description When the signature was given */
+                                    signed_at: string | null;
+                                    /** @description ISO 8601 timestamp in UTC */
+                                    submitted_at: string;
+                                    /** @description ISO 8601 timestamp in UTC */
+                                    updated_at: string;
+                                }[];
+                            } | null;
+                            read_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+        };
+    };
+    postParentAppCalendarFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Calendar feed created",
+                     *       "data": {
+                     *         "url": "https://school.example.org/calendar/3q2-7wT1cB5n2xVYkq8RZg0sFhJd4eUpLmNoA9bCdEf.ics"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            url: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+        };
+    };
+    deleteParentAppCalendarFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Calendar feed revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                    };
+                };
+            };
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
@@ -4085,7 +5301,8 @@ export interface operations {
                                 id: number;
                                 write_to_id: number;
                                 /** @enum {string} */
-                                author_type: "parent" | "staff";
+                                author_type: "parent" | "staff" | "admin";
+                                /** @description The parent's, staff member's or admin user's id */
                                 author_id: number;
                                 author_name: string | null;
                                 message: string;
@@ -4155,7 +5372,8 @@ export interface operations {
                             id: number;
                             write_to_id: number;
                             /** @enum {string} */
-                            author_type: "parent" | "staff";
+                            author_type: "parent" | "staff" | "admin";
+                            /** @description The parent's, staff member's or admin user's id */
                             author_id: number;
                             author_name: string | null;
                             message: string;
@@ -5046,7 +6264,38 @@ export interface operations {
                      *           "publish_at": "2026-11-22T09:30:00.000Z",
                      *           "published_at": "2026-11-22T09:30:00.000Z",
                      *           "created_at": "2026-11-22T09:30:00.000Z",
-                     *           "updated_at": "2026-11-22T09:30:00.000Z"
+                     *           "updated_at": "2026-11-22T09:30:00.000Z",
+                     *           "starts_at": "2026-11-22T09:30:00.000Z",
+                     *           "ends_at": "2026-11-22T09:30:00.000Z",
+                     *           "all_day": true,
+                     *           "location": "location",
+                     *           "form": {
+                     *             "id": 1,
+                     *             "questions": [
+                     *               {
+                     *                 "id": "id",
+                     *                 "type": "consent",
+                     *                 "label": "label",
+                     *                 "required": true,
+                     *                 "options": [
+                     *                   {
+                     *                     "id": "id",
+                     *                     "label": "label",
+                     *                     "capacity": 1,
+                     *                     "remaining": 1
+                     *                   }
+                     *                 ],
+                     *                 "multiple": true,
+                     *                 "min": 1,
+                     *                 "max": 1
+                     *               }
+                     *             ],
+                     *             "due_at": "2026-11-22T09:30:00.000Z",
+                     *             "per_student": true,
+                     *             "editable": true,
+                     *             "closed": true,
+                     *             "response_count": 1
+                     *           }
                      *         }
                      *       ]
                      *     }
@@ -5084,6 +6333,44 @@ export interface operations {
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            /** @description An event's start (an all-day event: the start of its first day in the school's time zone) */
+                            starts_at: string | null;
+                            ends_at: string | null;
+                            all_day: boolean;
+                            location: string | null;
+                            /** @description Its permission slip, sign-up or RSVP; null without one */
+                            form: {
+                                id: number;
+                                questions: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    type: "consent" | "choice" | "text" | "number";
+                                    label: string;
+                                    required: boolean;
+                                    /** @description choice only */
+                                    options?: {
+                                        id: string;
+                                        label: string;
+                                        capacity?: number;
+                                        /** @description With a capacity: the places left (never below 0) */
+                                        remaining?: number;
+                                    }[];
+                                    /** @description choice only */
+                                    multiple?: boolean;
+                                    /** @description number only, when set */
+                                    min?: number;
+                                    /** @description number only, when set */
+                                    max?: number;
+                                }[];
+                                due_at: string | null;
+                                /** @description One response per child of the audience (true) or per family */
+                                per_student: boolean;
+                                /** @description A family may change its response until the form closes */
+                                editable: boolean;
+                                /** @description Closed by the school, or past its due_at */
+                                closed: boolean;
+                                response_count: number;
+                            } | null;
                         }[];
                     };
                 };
@@ -5106,11 +6393,59 @@ export interface operations {
                 /**
                  * @example {
                  *       "school_id": "greenwood",
-                 *       "title": "Sports day",
-                 *       "description": "Saturday on the main ground",
+                 *       "title": "Science museum trip",
+                 *       "description": "Grade 5 visits the science museum",
                  *       "activity_type": "event",
                  *       "student_id": null,
-                 *       "status": "published"
+                 *       "status": "published",
+                 *       "starts_at": "2026-12-05T09:00:00+05:30",
+                 *       "ends_at": "2026-12-05T15:30:00+05:30",
+                 *       "location": "City Science Museum",
+                 *       "form": {
+                 *         "questions": [
+                 *           {
+                 *             "id": "consent",
+                 *             "type": "consent",
+                 *             "label": "I allow my child to go on the trip to the science museum",
+                 *             "required": true
+                 *           },
+                 *           {
+                 *             "id": "lunch",
+                 *             "type": "choice",
+                 *             "label": "Lunch",
+                 *             "required": true,
+                 *             "options": [
+                 *               {
+                 *                 "id": "veg",
+                 *                 "label": "Vegetarian"
+                 *               },
+                 *               {
+                 *                 "id": "nonveg",
+                 *                 "label": "Non-vegetarian"
+                 *               }
+                 *             ]
+                 *           },
+                 *           {
+                 *             "id": "helpers",
+                 *             "type": "choice",
+                 *             "label": "I can help on the day",
+                 *             "options": [
+                 *               {
+                 *                 "id": "bus",
+                 *                 "label": "On the bus",
+                 *                 "capacity": 4
+                 *               },
+                 *               {
+                 *                 "id": "museum",
+                 *                 "label": "At the museum",
+                 *                 "capacity": 2
+                 *               }
+                 *             ]
+                 *           }
+                 *         ],
+                 *         "due_at": "2026-12-01T12:00:00.000Z",
+                 *         "per_student": true
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -5142,6 +6477,45 @@ export interface operations {
                      * @description A future time; the activity stays `scheduled`, hidden from parents, until then
                      */
                     publish_at?: string;
+                    /** @description Events only: when it starts (an ISO time; all day, also a date YYYY-MM-DD of the school's time zone) */
+                    starts_at?: string | null;
+                    /** @description Events only, with a starts_at: when it ends, not before it starts */
+                    ends_at?: string | null;
+                    /** @description Events only (default false): it covers whole days of the school's time zone */
+                    all_day?: boolean;
+                    /** @description Events only: where, at most 200 characters */
+                    location?: string | null;
+                    form?: {
+                        /** @description 1 to 50 questions, in the order families see them */
+                        questions: {
+                            /** @description Unique in the form; answers are keyed by it, and an update matches questions by it */
+                            id: string;
+                            /** @enum {string} */
+                            type: "consent" | "choice" | "text" | "number";
+                            label: string;
+                            /** @description Default false */
+                            required?: boolean;
+                            /** @description choice only: 2 to 50 options */
+                            options?: {
+                                id: string;
+                                label: string;
+                                /** @description How many responses may choose it; absent or null: no limit */
+                                capacity?: number | null;
+                            }[];
+                            /** @description choice only: the answer is an array of option ids (default false) */
+                            multiple?: boolean;
+                            /** @description number only */
+                            min?: number | null;
+                            /** @description number only */
+                            max?: number | null;
+                        }[];
+                        /** @description A future time; null or absent: no deadline */
+                        due_at?: string | null;
+                        /** @description Default true: one response per child of the audience; false: one per family */
+                        per_student?: boolean;
+                        /** @description Default true: a family may change its response until the form closes */
+                        editable?: boolean;
+                    } | null;
                     school_id: string;
                 };
             };
@@ -5183,7 +6557,38 @@ export interface operations {
                      *         "publish_at": "2026-11-22T09:30:00.000Z",
                      *         "published_at": "2026-11-22T09:30:00.000Z",
                      *         "created_at": "2026-11-22T09:30:00.000Z",
-                     *         "updated_at": "2026-11-22T09:30:00.000Z"
+                     *         "updated_at": "2026-11-22T09:30:00.000Z",
+                     *         "starts_at": "2026-11-22T09:30:00.000Z",
+                     *         "ends_at": "2026-11-22T09:30:00.000Z",
+                     *         "all_day": true,
+                     *         "location": "location",
+                     *         "form": {
+                     *           "id": 1,
+                     *           "questions": [
+                     *             {
+                     *               "id": "id",
+                     *               "type": "consent",
+                     *               "label": "label",
+                     *               "required": true,
+                     *               "options": [
+                     *                 {
+                     *                   "id": "id",
+                     *                   "label": "label",
+                     *                   "capacity": 1,
+                     *                   "remaining": 1
+                     *                 }
+                     *               ],
+                     *               "multiple": true,
+                     *               "min": 1,
+                     *               "max": 1
+                     *             }
+                     *           ],
+                     *           "due_at": "2026-11-22T09:30:00.000Z",
+                     *           "per_student": true,
+                     *           "editable": true,
+                     *           "closed": true,
+                     *           "response_count": 1
+                     *         }
                      *       }
                      *     }
                      */
@@ -5220,6 +6625,44 @@ export interface operations {
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            /** @description An event's start (an all-day event: the start of its first day in the school's time zone) */
+                            starts_at: string | null;
+                            ends_at: string | null;
+                            all_day: boolean;
+                            location: string | null;
+                            /** @description Its permission slip, sign-up or RSVP; null without one */
+                            form: {
+                                id: number;
+                                questions: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    type: "consent" | "choice" | "text" | "number";
+                                    label: string;
+                                    required: boolean;
+                                    /** @description choice only */
+                                    options?: {
+                                        id: string;
+                                        label: string;
+                                        capacity?: number;
+                                        /** @description With a capacity: the places left (never below 0) */
+                                        remaining?: number;
+                                    }[];
+                                    /** @description choice only */
+                                    multiple?: boolean;
+                                    /** @description number only, when set */
+                                    min?: number;
+                                    /** @description number only, when set */
+                                    max?: number;
+                                }[];
+                                due_at: string | null;
+                                /** @description One response per child of the audience (true) or per family */
+                                per_student: boolean;
+                                /** @description A family may change its response until the form closes */
+                                editable: boolean;
+                                /** @description Closed by the school, or past its due_at */
+                                closed: boolean;
+                                response_count: number;
+                            } | null;
                         };
                     };
                 };
@@ -5271,6 +6714,45 @@ export interface operations {
                      * @description A future time; the activity stays `scheduled`, hidden from parents, until then
                      */
                     publish_at?: string;
+                    /** @description Events only: when it starts (an ISO time; all day, also a date YYYY-MM-DD of the school's time zone) */
+                    starts_at?: string | null;
+                    /** @description Events only, with a starts_at: when it ends, not before it starts */
+                    ends_at?: string | null;
+                    /** @description Events only (default false): it covers whole days of the school's time zone */
+                    all_day?: boolean;
+                    /** @description Events only: where, at most 200 characters */
+                    location?: string | null;
+                    form?: {
+                        /** @description 1 to 50 questions, in the order families see them */
+                        questions: {
+                            /** @description Unique in the form; answers are keyed by it, and an update matches questions by it */
+                            id: string;
+                            /** @enum {string} */
+                            type: "consent" | "choice" | "text" | "number";
+                            label: string;
+                            /** @description Default false */
+                            required?: boolean;
+                            /** @description choice only: 2 to 50 options */
+                            options?: {
+                                id: string;
+                                label: string;
+                                /** @description How many responses may choose it; absent or null: no limit */
+                                capacity?: number | null;
+                            }[];
+                            /** @description choice only: the answer is an array of option ids (default false) */
+                            multiple?: boolean;
+                            /** @description number only */
+                            min?: number | null;
+                            /** @description number only */
+                            max?: number | null;
+                        }[];
+                        /** @description A future time; null or absent: no deadline */
+                        due_at?: string | null;
+                        /** @description Default true: one response per child of the audience; false: one per family */
+                        per_student?: boolean;
+                        /** @description Default true: a family may change its response until the form closes */
+                        editable?: boolean;
+                    } | null;
                     school_id?: string;
                 };
             };
@@ -5312,7 +6794,38 @@ export interface operations {
                      *         "publish_at": "2026-11-22T09:30:00.000Z",
                      *         "published_at": "2026-11-22T09:30:00.000Z",
                      *         "created_at": "2026-11-22T09:30:00.000Z",
-                     *         "updated_at": "2026-11-22T09:30:00.000Z"
+                     *         "updated_at": "2026-11-22T09:30:00.000Z",
+                     *         "starts_at": "2026-11-22T09:30:00.000Z",
+                     *         "ends_at": "2026-11-22T09:30:00.000Z",
+                     *         "all_day": true,
+                     *         "location": "location",
+                     *         "form": {
+                     *           "id": 1,
+                     *           "questions": [
+                     *             {
+                     *               "id": "id",
+                     *               "type": "consent",
+                     *               "label": "label",
+                     *               "required": true,
+                     *               "options": [
+                     *                 {
+                     *                   "id": "id",
+                     *                   "label": "label",
+                     *                   "capacity": 1,
+                     *                   "remaining": 1
+                     *                 }
+                     *               ],
+                     *               "multiple": true,
+                     *               "min": 1,
+                     *               "max": 1
+                     *             }
+                     *           ],
+                     *           "due_at": "2026-11-22T09:30:00.000Z",
+                     *           "per_student": true,
+                     *           "editable": true,
+                     *           "closed": true,
+                     *           "response_count": 1
+                     *         }
                      *       }
                      *     }
                      */
@@ -5349,6 +6862,44 @@ export interface operations {
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            /** @description An event's start (an all-day event: the start of its first day in the school's time zone) */
+                            starts_at: string | null;
+                            ends_at: string | null;
+                            all_day: boolean;
+                            location: string | null;
+                            /** @description Its permission slip, sign-up or RSVP; null without one */
+                            form: {
+                                id: number;
+                                questions: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    type: "consent" | "choice" | "text" | "number";
+                                    label: string;
+                                    required: boolean;
+                                    /** @description choice only */
+                                    options?: {
+                                        id: string;
+                                        label: string;
+                                        capacity?: number;
+                                        /** @description With a capacity: the places left (never below 0) */
+                                        remaining?: number;
+                                    }[];
+                                    /** @description choice only */
+                                    multiple?: boolean;
+                                    /** @description number only, when set */
+                                    min?: number;
+                                    /** @description number only, when set */
+                                    max?: number;
+                                }[];
+                                due_at: string | null;
+                                /** @description One response per child of the audience (true) or per family */
+                                per_student: boolean;
+                                /** @description A family may change its response until the form closes */
+                                editable: boolean;
+                                /** @description Closed by the school, or past its due_at */
+                                closed: boolean;
+                                response_count: number;
+                            } | null;
                         };
                     };
                 };
@@ -5357,6 +6908,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
         };
@@ -5455,7 +7007,34 @@ export interface operations {
                      *           "publish_at": "2026-11-22T09:30:00.000Z",
                      *           "published_at": "2026-11-22T09:30:00.000Z",
                      *           "created_at": "2026-11-22T09:30:00.000Z",
-                     *           "updated_at": "2026-11-22T09:30:00.000Z"
+                     *           "updated_at": "2026-11-22T09:30:00.000Z",
+                     *           "form": {
+                     *             "id": 1,
+                     *             "questions": [
+                     *               {
+                     *                 "id": "id",
+                     *                 "type": "consent",
+                     *                 "label": "label",
+                     *                 "required": true,
+                     *                 "options": [
+                     *                   {
+                     *                     "id": "id",
+                     *                     "label": "label",
+                     *                     "capacity": 1,
+                     *                     "remaining": 1
+                     *                   }
+                     *                 ],
+                     *                 "multiple": true,
+                     *                 "min": 1,
+                     *                 "max": 1
+                     *               }
+                     *             ],
+                     *             "due_at": "2026-11-22T09:30:00.000Z",
+                     *             "per_student": true,
+                     *             "editable": true,
+                     *             "closed": true,
+                     *             "response_count": 1
+                     *           }
                      *         }
                      *       ]
                      *     }
@@ -5490,6 +7069,39 @@ export interface operations {
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            /** @description Its permission slip, sign-up or RSVP; null without one */
+                            form: {
+                                id: number;
+                                questions: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    type: "consent" | "choice" | "text" | "number";
+                                    label: string;
+                                    required: boolean;
+                                    /** @description choice only */
+                                    options?: {
+                                        id: string;
+                                        label: string;
+                                        capacity?: number;
+                                        /** @description With a capacity: the places left (never below 0) */
+                                        remaining?: number;
+                                    }[];
+                                    /** @description choice only */
+                                    multiple?: boolean;
+                                    /** @description number only, when set */
+                                    min?: number;
+                                    /** @description number only, when set */
+                                    max?: number;
+                                }[];
+                                due_at: string | null;
+                                /** @description One response per child of the audience (true) or per family */
+                                per_student: boolean;
+                                /** @description A family may change its response until the form closes */
+                                editable: boolean;
+                                /** @description Closed by the school, or past its due_at */
+                                closed: boolean;
+                                response_count: number;
+                            } | null;
                         }[];
                     };
                 };
@@ -5543,6 +7155,37 @@ export interface operations {
                      * @description A future time: the notice stays off the parents' board, unpushed, until then
                      */
                     publish_at?: string;
+                    form?: {
+                        /** @description 1 to 50 questions, in the order families see them */
+                        questions: {
+                            /** @description Unique in the form; answers are keyed by it, and an update matches questions by it */
+                            id: string;
+                            /** @enum {string} */
+                            type: "consent" | "choice" | "text" | "number";
+                            label: string;
+                            /** @description Default false */
+                            required?: boolean;
+                            /** @description choice only: 2 to 50 options */
+                            options?: {
+                                id: string;
+                                label: string;
+                                /** @description How many responses may choose it; absent or null: no limit */
+                                capacity?: number | null;
+                            }[];
+                            /** @description choice only: the answer is an array of option ids (default false) */
+                            multiple?: boolean;
+                            /** @description number only */
+                            min?: number | null;
+                            /** @description number only */
+                            max?: number | null;
+                        }[];
+                        /** @description A future time; null or absent: no deadline */
+                        due_at?: string | null;
+                        /** @description Default true: one response per child of the audience; false: one per family */
+                        per_student?: boolean;
+                        /** @description Default true: a family may change its response until the form closes */
+                        editable?: boolean;
+                    } | null;
                     school_id?: string;
                 };
             };
@@ -5584,7 +7227,34 @@ export interface operations {
                      *         "publish_at": "2026-11-22T09:30:00.000Z",
                      *         "published_at": "2026-11-22T09:30:00.000Z",
                      *         "created_at": "2026-11-22T09:30:00.000Z",
-                     *         "updated_at": "2026-11-22T09:30:00.000Z"
+                     *         "updated_at": "2026-11-22T09:30:00.000Z",
+                     *         "form": {
+                     *           "id": 1,
+                     *           "questions": [
+                     *             {
+                     *               "id": "id",
+                     *               "type": "consent",
+                     *               "label": "label",
+                     *               "required": true,
+                     *               "options": [
+                     *                 {
+                     *                   "id": "id",
+                     *                   "label": "label",
+                     *                   "capacity": 1,
+                     *                   "remaining": 1
+                     *                 }
+                     *               ],
+                     *               "multiple": true,
+                     *               "min": 1,
+                     *               "max": 1
+                     *             }
+                     *           ],
+                     *           "due_at": "2026-11-22T09:30:00.000Z",
+                     *           "per_student": true,
+                     *           "editable": true,
+                     *           "closed": true,
+                     *           "response_count": 1
+                     *         }
                      *       }
                      *     }
                      */
@@ -5618,6 +7288,39 @@ export interface operations {
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            /** @description Its permission slip, sign-up or RSVP; null without one */
+                            form: {
+                                id: number;
+                                questions: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    type: "consent" | "choice" | "text" | "number";
+                                    label: string;
+                                    required: boolean;
+                                    /** @description choice only */
+                                    options?: {
+                                        id: string;
+                                        label: string;
+                                        capacity?: number;
+                                        /** @description With a capacity: the places left (never below 0) */
+                                        remaining?: number;
+                                    }[];
+                                    /** @description choice only */
+                                    multiple?: boolean;
+                                    /** @description number only, when set */
+                                    min?: number;
+                                    /** @description number only, when set */
+                                    max?: number;
+                                }[];
+                                due_at: string | null;
+                                /** @description One response per child of the audience (true) or per family */
+                                per_student: boolean;
+                                /** @description A family may change its response until the form closes */
+                                editable: boolean;
+                                /** @description Closed by the school, or past its due_at */
+                                closed: boolean;
+                                response_count: number;
+                            } | null;
                         };
                     };
                 };
@@ -5626,6 +7329,495 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getTeachersAppFormsFormIdResults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                form_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "form": {
+                     *           "id": 1,
+                     *           "questions": [
+                     *             {
+                     *               "id": "id",
+                     *               "type": "consent",
+                     *               "label": "label",
+                     *               "required": true,
+                     *               "options": [
+                     *                 {
+                     *                   "id": "id",
+                     *                   "label": "label",
+                     *                   "capacity": 1,
+                     *                   "remaining": 1
+                     *                 }
+                     *               ],
+                     *               "multiple": true,
+                     *               "min": 1,
+                     *               "max": 1
+                     *             }
+                     *           ],
+                     *           "due_at": "2026-11-22T09:30:00.000Z",
+                     *           "per_student": true,
+                     *           "editable": true,
+                     *           "closed": true,
+                     *           "response_count": 1,
+                     *           "entity_type": "activity",
+                     *           "entity_id": 1
+                     *         },
+                     *         "summary": {
+                     *           "key": {
+                     *             "key": 1
+                     *           }
+                     *         },
+                     *         "responses": [
+                     *           {
+                     *             "id": 1,
+                     *             "student": {
+                     *               "id": 1,
+                     *               "student_full_name": "Asha Rao",
+                     *               "grade": "5"
+                     *             },
+                     *             "parent": {
+                     *               "id": 1,
+                     *               "father_name": "Ravi Rao"
+                     *             },
+                     *             "answers": {
+                     *               "key": "key"
+                     *             },
+                     *             "signature": "signature",
+                     *             "signed_at": "2026-11-22T09:30:00.000Z",
+                     *             "ip": "203.0.113.7",
+                     *             "user_agent": "SchoolApp/2.3 (Android 14)",
+                     *             "submitted_at": "2026-11-22T09:30:00.000Z",
+                     *             "updated_at": "2026-11-22T09:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "missing": [
+                     *           {
+                     *             "student_id": 1,
+                     *             "student_full_name": "Asha Rao",
+                     *             "grade": "5",
+                     *             "parent_id": 1
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            form: {
+                                id: number;
+                                questions: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    type: "consent" | "choice" | "text" | "number";
+                                    label: string;
+                                    required: boolean;
+                                    /** @description choice only */
+                                    options?: {
+                                        id: string;
+                                        label: string;
+                                        capacity?: number;
+                                        /** @description With a capacity: the places left (never below 0) */
+                                        remaining?: number;
+                                    }[];
+                                    /** @description choice only */
+                                    multiple?: boolean;
+                                    /** @description number only, when set */
+                                    min?: number;
+                                    /** @description number only, when set */
+                                    max?: number;
+                                }[];
+                                due_at: string | null;
+                                /** @description One response per child of the audience (true) or per family */
+                                per_student: boolean;
+                                /** @description A family may change its response until the form closes */
+                                editable: boolean;
+                                /** @description Closed by the school, or past its due_at */
+                                closed: boolean;
+                                response_count: number;
+                                /** @enum {string} */
+                                entity_type: "activity" | "noticeboard";
+                                entity_id: number;
+                            };
+                            /** @description Per question id: each option's count (choice), {agree, decline} (consent), {answered} (text, number) */
+                            summary: {
+                                [key: string]: {
+                                    [key: string]: number;
+                                };
+                            };
+                            /** @description Oldest first */
+                            responses: {
+                                id: number;
+                                /** @description Null on a per-family form */
+                                student: {
+                                    id: number;
+                                    student_full_name: string;
+                                    grade: string;
+                                } | null;
+                                parent: {
+                                    id: number;
+                                    father_name: string | null;
+                                };
+                                /** @description Keyed by question id: the answered questions only */
+                                answers: {
+                                    [key: string]: string | string[] | number;
+                                };
+                                signature: string | null;
+                                signed_at: string | null;
+                                ip: string | null;
+                                user_agent: string | null;
+                                /** @description ISO 8601 timestamp in UTC */
+                                submitted_at: string;
+                                /** @description ISO 8601 timestamp in UTC */
+                                updated_at: string;
+                            }[];
+                            /** @description Per student: the audience's students without a response; per family: the families without one. By name, then id */
+                            missing: {
+                                student_id: number;
+                                student_full_name: string;
+                                grade: string;
+                                parent_id: number;
+                            }[] | {
+                                parent_id: number;
+                                father_name: string | null;
+                                students: {
+                                    id: number;
+                                    student_full_name: string;
+                                    grade: string;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getTeachersAppFormsFormIdResultsCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                form_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The responses as CSV */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description attachment; filename="form-<id>-results.csv" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example student,grade,parent,submitted_at,I allow my child to go on the trip,Lunch,signature
+                     *     Asha Rao,5,Ravi Rao,2026-11-22T09:30:00.000Z,agree,Vegetarian,Ravi Rao
+                     */
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    postTeachersAppFormsFormIdClose: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                form_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Form closed",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "questions": [
+                     *           {
+                     *             "id": "id",
+                     *             "type": "consent",
+                     *             "label": "label",
+                     *             "required": true,
+                     *             "options": [
+                     *               {
+                     *                 "id": "id",
+                     *                 "label": "label",
+                     *                 "capacity": 1,
+                     *                 "remaining": 1
+                     *               }
+                     *             ],
+                     *             "multiple": true,
+                     *             "min": 1,
+                     *             "max": 1
+                     *           }
+                     *         ],
+                     *         "due_at": "2026-11-22T09:30:00.000Z",
+                     *         "per_student": true,
+                     *         "editable": true,
+                     *         "closed": true,
+                     *         "response_count": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            questions: {
+                                id: string;
+                                /** @enum {string} */
+                                type: "consent" | "choice" | "text" | "number";
+                                label: string;
+                                required: boolean;
+                                /** @description choice only */
+                                options?: {
+                                    id: string;
+                                    label: string;
+                                    capacity?: number;
+                                    /** @description With a capacity: the places left (never below 0) */
+                                    remaining?: number;
+                                }[];
+                                /** @description choice only */
+                                multiple?: boolean;
+                                /** @description number only, when set */
+                                min?: number;
+                                /** @description number only, when set */
+                                max?: number;
+                            }[];
+                            due_at: string | null;
+                            /** @description One response per child of the audience (true) or per family */
+                            per_student: boolean;
+                            /** @description A family may change its response until the form closes */
+                            editable: boolean;
+                            /** @description Closed by the school, or past its due_at */
+                            closed: boolean;
+                            response_count: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getTeachersAppCalendar: {
+        parameters: {
+            query?: {
+                /** @description The first day, in the school's time zone (default today) */
+                from?: string;
+                /** @description The last day (default from + 30 days; at most 366 days after from) */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "school_id": "greenwood",
+                     *           "title": "Annual Sports Day",
+                     *           "description": "Races, relays and a tug of war on the main ground. Parents are welcome from 8:30.",
+                     *           "activity_type": "event",
+                     *           "status": "draft",
+                     *           "staff_id": 1,
+                     *           "author_id": 1,
+                     *           "author_name": "Meera Iyer",
+                     *           "student_id": 1,
+                     *           "audience": {
+                     *             "grades": [
+                     *               "5"
+                     *             ],
+                     *             "group_ids": [
+                     *               1
+                     *             ],
+                     *             "student_ids": [
+                     *               1
+                     *             ]
+                     *           },
+                     *           "publish_at": "2026-11-22T09:30:00.000Z",
+                     *           "published_at": "2026-11-22T09:30:00.000Z",
+                     *           "created_at": "2026-11-22T09:30:00.000Z",
+                     *           "updated_at": "2026-11-22T09:30:00.000Z",
+                     *           "starts_at": "2026-11-22T09:30:00.000Z",
+                     *           "ends_at": "2026-11-22T09:30:00.000Z",
+                     *           "all_day": true,
+                     *           "location": "location",
+                     *           "form": {
+                     *             "id": 1,
+                     *             "questions": [
+                     *               {
+                     *                 "id": "id",
+                     *                 "type": "consent",
+                     *                 "label": "label",
+                     *                 "required": true,
+                     *                 "options": [
+                     *                   {
+                     *                     "id": "id",
+                     *                     "label": "label",
+                     *                     "capacity": 1,
+                     *                     "remaining": 1
+                     *                   }
+                     *                 ],
+                     *                 "multiple": true,
+                     *                 "min": 1,
+                     *                 "max": 1
+                     *               }
+                     *             ],
+                     *             "due_at": "2026-11-22T09:30:00.000Z",
+                     *             "per_student": true,
+                     *             "editable": true,
+                     *             "closed": true,
+                     *             "response_count": 1
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            school_id: string;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            activity_type: "event" | "announcement";
+                            /** @enum {string} */
+                            status: "draft" | "scheduled" | "published" | "cancelled";
+                            staff_id: number;
+                            /** @description The author, the same as staff_id */
+                            author_id: number;
+                            author_name: string | null;
+                            /** @description The one student an audience of exactly one student names; else null */
+                            student_id: number | null;
+                            /** @description Who it is for: the union of these grades, groups and students; null for the whole school */
+                            audience: {
+                                grades: string[];
+                                group_ids: number[];
+                                student_ids: number[];
+                            } | null;
+                            /** @description A scheduled activity publishes itself then */
+                            publish_at: string | null;
+                            /** @description When it was first published (and pushed) */
+                            published_at: string | null;
+                            /** @description ISO 8601 timestamp in UTC */
+                            created_at: string;
+                            /** @description ISO 8601 timestamp in UTC */
+                            updated_at: string;
+                            /** @description An event's start (an all-day event: the start of its first day in the school's time zone) */
+                            starts_at: string | null;
+                            ends_at: string | null;
+                            all_day: boolean;
+                            location: string | null;
+                            /** @description Its permission slip, sign-up or RSVP; null without one */
+                            form: {
+                                id: number;
+                                questions: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    type: "consent" | "choice" | "text" | "number";
+                                    label: string;
+                                    required: boolean;
+                                    /** @description choice only */
+                                    options?: {
+                                        id: string;
+                                        label: string;
+                                        capacity?: number;
+                                        /** @description With a capacity: the places left (never below 0) */
+                                        remaining?: number;
+                                    }[];
+                                    /** @description choice only */
+                                    multiple?: boolean;
+                                    /** @description number only, when set */
+                                    min?: number;
+                                    /** @description number only, when set */
+                                    max?: number;
+                                }[];
+                                due_at: string | null;
+                                /** @description One response per child of the audience (true) or per family */
+                                per_student: boolean;
+                                /** @description A family may change its response until the form closes */
+                                editable: boolean;
+                                /** @description Closed by the school, or past its due_at */
+                                closed: boolean;
+                                response_count: number;
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             429: components["responses"]["E429"];
         };
     };
@@ -6109,7 +8301,8 @@ export interface operations {
                                 id: number;
                                 write_to_id: number;
                                 /** @enum {string} */
-                                author_type: "parent" | "staff";
+                                author_type: "parent" | "staff" | "admin";
+                                /** @description The parent's, staff member's or admin user's id */
                                 author_id: number;
                                 author_name: string | null;
                                 message: string;
@@ -6274,7 +8467,8 @@ export interface operations {
                             id: number;
                             write_to_id: number;
                             /** @enum {string} */
-                            author_type: "parent" | "staff";
+                            author_type: "parent" | "staff" | "admin";
+                            /** @description The parent's, staff member's or admin user's id */
                             author_id: number;
                             author_name: string | null;
                             message: string;
@@ -7004,7 +9198,7 @@ export interface operations {
                  */
                 "application/json": {
                     name: string;
-                    /** @description The name of one of the school's designations; its rbac is the base of the staff member's */
+                    /** @description The name of one of the school's designations (matched without case, stored in its spelling; another name: 400), or null for none; its rbac is the base of the staff member's */
                     designation?: string | null;
                     phone_no: string;
                     email?: string | null;
@@ -7115,6 +9309,14 @@ export interface operations {
                      *           "attendance": "none",
                      *           "diary": "none"
                      *         },
+                     *         "permissions": [
+                     *           {
+                     *             "feature": "activities",
+                     *             "level": "none",
+                     *             "from": "own",
+                     *             "designation": "Class Teacher"
+                     *           }
+                     *         ],
                      *         "addresses": [
                      *           {
                      *             "id": 1,
@@ -7178,6 +9380,16 @@ export interface operations {
                             } & {
                                 [key: string]: "none" | "view" | "create" | "manage";
                             };
+                            /** @description effective_rbac feature by feature, with where each level comes from */
+                            permissions: {
+                                /** @enum {string} */
+                                feature: "activities" | "noticeboard" | "students" | "write_to" | "attendance" | "diary";
+                                /** @enum {string} */
+                                level: "none" | "view" | "create" | "manage";
+                                /** @description own: the staff member's own rbac; designation: the one named; null: neither names the feature */
+                                from: ("own" | "designation") | null;
+                                designation: string | null;
+                            }[];
                             addresses: {
                                 id: number;
                                 address_type: string;
@@ -7221,7 +9433,7 @@ export interface operations {
                  */
                 "application/json": {
                     name?: string;
-                    /** @description The name of one of the school's designations; its rbac is the base of the staff member's */
+                    /** @description The name of one of the school's designations (matched without case, stored in its spelling; another name: 400), or null for none; its rbac is the base of the staff member's */
                     designation?: string | null;
                     phone_no?: string;
                     email?: string | null;
@@ -7291,6 +9503,14 @@ export interface operations {
                      *           "attendance": "none",
                      *           "diary": "none"
                      *         },
+                     *         "permissions": [
+                     *           {
+                     *             "feature": "activities",
+                     *             "level": "none",
+                     *             "from": "own",
+                     *             "designation": "Class Teacher"
+                     *           }
+                     *         ],
                      *         "addresses": [
                      *           {
                      *             "id": 1,
@@ -7354,6 +9574,16 @@ export interface operations {
                             } & {
                                 [key: string]: "none" | "view" | "create" | "manage";
                             };
+                            /** @description effective_rbac feature by feature, with where each level comes from */
+                            permissions: {
+                                /** @enum {string} */
+                                feature: "activities" | "noticeboard" | "students" | "write_to" | "attendance" | "diary";
+                                /** @enum {string} */
+                                level: "none" | "view" | "create" | "manage";
+                                /** @description own: the staff member's own rbac; designation: the one named; null: neither names the feature */
+                                from: ("own" | "designation") | null;
+                                designation: string | null;
+                            }[];
                             addresses: {
                                 id: number;
                                 address_type: string;
@@ -8057,7 +10287,38 @@ export interface operations {
                      *             "publish_at": "2026-11-22T09:30:00.000Z",
                      *             "published_at": "2026-11-22T09:30:00.000Z",
                      *             "created_at": "2026-11-22T09:30:00.000Z",
-                     *             "updated_at": "2026-11-22T09:30:00.000Z"
+                     *             "updated_at": "2026-11-22T09:30:00.000Z",
+                     *             "starts_at": "2026-11-22T09:30:00.000Z",
+                     *             "ends_at": "2026-11-22T09:30:00.000Z",
+                     *             "all_day": true,
+                     *             "location": "location",
+                     *             "form": {
+                     *               "id": 1,
+                     *               "questions": [
+                     *                 {
+                     *                   "id": "id",
+                     *                   "type": "consent",
+                     *                   "label": "label",
+                     *                   "required": true,
+                     *                   "options": [
+                     *                     {
+                     *                       "id": "id",
+                     *                       "label": "label",
+                     *                       "capacity": 1,
+                     *                       "remaining": 1
+                     *                     }
+                     *                   ],
+                     *                   "multiple": true,
+                     *                   "min": 1,
+                     *                   "max": 1
+                     *                 }
+                     *               ],
+                     *               "due_at": "2026-11-22T09:30:00.000Z",
+                     *               "per_student": true,
+                     *               "editable": true,
+                     *               "closed": true,
+                     *               "response_count": 1
+                     *             }
                      *           }
                      *         ],
                      *         "pagination": {
@@ -8103,6 +10364,44 @@ export interface operations {
                                 created_at: string;
                                 /** @description ISO 8601 timestamp in UTC */
                                 updated_at: string;
+                                /** @description An event's start (an all-day event: the start of its first day in the school's time zone) */
+                                starts_at: string | null;
+                                ends_at: string | null;
+                                all_day: boolean;
+                                location: string | null;
+                                /** @description Its permission slip, sign-up or RSVP; null without one */
+                                form: {
+                                    id: number;
+                                    questions: {
+                                        id: string;
+                                        /** @enum {string} */
+                                        type: "consent" | "choice" | "text" | "number";
+                                        label: string;
+                                        required: boolean;
+                                        /** @description choice only */
+                                        options?: {
+                                            id: string;
+                                            label: string;
+                                            capacity?: number;
+                                            /** @description With a capacity: the places left (never below 0) */
+                                            remaining?: number;
+                                        }[];
+                                        /** @description choice only */
+                                        multiple?: boolean;
+                                        /** @description number only, when set */
+                                        min?: number;
+                                        /** @description number only, when set */
+                                        max?: number;
+                                    }[];
+                                    due_at: string | null;
+                                    /** @description One response per child of the audience (true) or per family */
+                                    per_student: boolean;
+                                    /** @description A family may change its response until the form closes */
+                                    editable: boolean;
+                                    /** @description Closed by the school, or past its due_at */
+                                    closed: boolean;
+                                    response_count: number;
+                                } | null;
                             }[];
                             pagination: {
                                 total: number;
@@ -8176,7 +10475,34 @@ export interface operations {
                      *             "publish_at": "2026-11-22T09:30:00.000Z",
                      *             "published_at": "2026-11-22T09:30:00.000Z",
                      *             "created_at": "2026-11-22T09:30:00.000Z",
-                     *             "updated_at": "2026-11-22T09:30:00.000Z"
+                     *             "updated_at": "2026-11-22T09:30:00.000Z",
+                     *             "form": {
+                     *               "id": 1,
+                     *               "questions": [
+                     *                 {
+                     *                   "id": "id",
+                     *                   "type": "consent",
+                     *                   "label": "label",
+                     *                   "required": true,
+                     *                   "options": [
+                     *                     {
+                     *                       "id": "id",
+                     *                       "label": "label",
+                     *                       "capacity": 1,
+                     *                       "remaining": 1
+                     *                     }
+                     *                   ],
+                     *                   "multiple": true,
+                     *                   "min": 1,
+                     *                   "max": 1
+                     *                 }
+                     *               ],
+                     *               "due_at": "2026-11-22T09:30:00.000Z",
+                     *               "per_student": true,
+                     *               "editable": true,
+                     *               "closed": true,
+                     *               "response_count": 1
+                     *             }
                      *           }
                      *         ],
                      *         "count": 1
@@ -8214,6 +10540,39 @@ export interface operations {
                                 created_at: string;
                                 /** @description ISO 8601 timestamp in UTC */
                                 updated_at: string;
+                                /** @description Its permission slip, sign-up or RSVP; null without one */
+                                form: {
+                                    id: number;
+                                    questions: {
+                                        id: string;
+                                        /** @enum {string} */
+                                        type: "consent" | "choice" | "text" | "number";
+                                        label: string;
+                                        required: boolean;
+                                        /** @description choice only */
+                                        options?: {
+                                            id: string;
+                                            label: string;
+                                            capacity?: number;
+                                            /** @description With a capacity: the places left (never below 0) */
+                                            remaining?: number;
+                                        }[];
+                                        /** @description choice only */
+                                        multiple?: boolean;
+                                        /** @description number only, when set */
+                                        min?: number;
+                                        /** @description number only, when set */
+                                        max?: number;
+                                    }[];
+                                    due_at: string | null;
+                                    /** @description One response per child of the audience (true) or per family */
+                                    per_student: boolean;
+                                    /** @description A family may change its response until the form closes */
+                                    editable: boolean;
+                                    /** @description Closed by the school, or past its due_at */
+                                    closed: boolean;
+                                    response_count: number;
+                                } | null;
                             }[];
                             count: number;
                         };
@@ -8270,6 +10629,37 @@ export interface operations {
                      * @description A future time: the notice stays off the parents' board, unpushed, until then
                      */
                     publish_at?: string;
+                    form?: {
+                        /** @description 1 to 50 questions, in the order families see them */
+                        questions: {
+                            /** @description Unique in the form; answers are keyed by it, and an update matches questions by it */
+                            id: string;
+                            /** @enum {string} */
+                            type: "consent" | "choice" | "text" | "number";
+                            label: string;
+                            /** @description Default false */
+                            required?: boolean;
+                            /** @description choice only: 2 to 50 options */
+                            options?: {
+                                id: string;
+                                label: string;
+                                /** @description How many responses may choose it; absent or null: no limit */
+                                capacity?: number | null;
+                            }[];
+                            /** @description choice only: the answer is an array of option ids (default false) */
+                            multiple?: boolean;
+                            /** @description number only */
+                            min?: number | null;
+                            /** @description number only */
+                            max?: number | null;
+                        }[];
+                        /** @description A future time; null or absent: no deadline */
+                        due_at?: string | null;
+                        /** @description Default true: one response per child of the audience; false: one per family */
+                        per_student?: boolean;
+                        /** @description Default true: a family may change its response until the form closes */
+                        editable?: boolean;
+                    } | null;
                     school_id?: string;
                 };
             };
@@ -8311,7 +10701,34 @@ export interface operations {
                      *         "publish_at": "2026-11-22T09:30:00.000Z",
                      *         "published_at": "2026-11-22T09:30:00.000Z",
                      *         "created_at": "2026-11-22T09:30:00.000Z",
-                     *         "updated_at": "2026-11-22T09:30:00.000Z"
+                     *         "updated_at": "2026-11-22T09:30:00.000Z",
+                     *         "form": {
+                     *           "id": 1,
+                     *           "questions": [
+                     *             {
+                     *               "id": "id",
+                     *               "type": "consent",
+                     *               "label": "label",
+                     *               "required": true,
+                     *               "options": [
+                     *                 {
+                     *                   "id": "id",
+                     *                   "label": "label",
+                     *                   "capacity": 1,
+                     *                   "remaining": 1
+                     *                 }
+                     *               ],
+                     *               "multiple": true,
+                     *               "min": 1,
+                     *               "max": 1
+                     *             }
+                     *           ],
+                     *           "due_at": "2026-11-22T09:30:00.000Z",
+                     *           "per_student": true,
+                     *           "editable": true,
+                     *           "closed": true,
+                     *           "response_count": 1
+                     *         }
                      *       }
                      *     }
                      */
@@ -8345,6 +10762,39 @@ export interface operations {
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            /** @description Its permission slip, sign-up or RSVP; null without one */
+                            form: {
+                                id: number;
+                                questions: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    type: "consent" | "choice" | "text" | "number";
+                                    label: string;
+                                    required: boolean;
+                                    /** @description choice only */
+                                    options?: {
+                                        id: string;
+                                        label: string;
+                                        capacity?: number;
+                                        /** @description With a capacity: the places left (never below 0) */
+                                        remaining?: number;
+                                    }[];
+                                    /** @description choice only */
+                                    multiple?: boolean;
+                                    /** @description number only, when set */
+                                    min?: number;
+                                    /** @description number only, when set */
+                                    max?: number;
+                                }[];
+                                due_at: string | null;
+                                /** @description One response per child of the audience (true) or per family */
+                                per_student: boolean;
+                                /** @description A family may change its response until the form closes */
+                                editable: boolean;
+                                /** @description Closed by the school, or past its due_at */
+                                closed: boolean;
+                                response_count: number;
+                            } | null;
                         };
                     };
                 };
@@ -8395,6 +10845,37 @@ export interface operations {
                      * @description A future time: the notice stays off the parents' board, unpushed, until then
                      */
                     publish_at?: string;
+                    form?: {
+                        /** @description 1 to 50 questions, in the order families see them */
+                        questions: {
+                            /** @description Unique in the form; answers are keyed by it, and an update matches questions by it */
+                            id: string;
+                            /** @enum {string} */
+                            type: "consent" | "choice" | "text" | "number";
+                            label: string;
+                            /** @description Default false */
+                            required?: boolean;
+                            /** @description choice only: 2 to 50 options */
+                            options?: {
+                                id: string;
+                                label: string;
+                                /** @description How many responses may choose it; absent or null: no limit */
+                                capacity?: number | null;
+                            }[];
+                            /** @description choice only: the answer is an array of option ids (default false) */
+                            multiple?: boolean;
+                            /** @description number only */
+                            min?: number | null;
+                            /** @description number only */
+                            max?: number | null;
+                        }[];
+                        /** @description A future time; null or absent: no deadline */
+                        due_at?: string | null;
+                        /** @description Default true: one response per child of the audience; false: one per family */
+                        per_student?: boolean;
+                        /** @description Default true: a family may change its response until the form closes */
+                        editable?: boolean;
+                    } | null;
                     school_id?: string;
                 };
             };
@@ -8436,7 +10917,34 @@ export interface operations {
                      *         "publish_at": "2026-11-22T09:30:00.000Z",
                      *         "published_at": "2026-11-22T09:30:00.000Z",
                      *         "created_at": "2026-11-22T09:30:00.000Z",
-                     *         "updated_at": "2026-11-22T09:30:00.000Z"
+                     *         "updated_at": "2026-11-22T09:30:00.000Z",
+                     *         "form": {
+                     *           "id": 1,
+                     *           "questions": [
+                     *             {
+                     *               "id": "id",
+                     *               "type": "consent",
+                     *               "label": "label",
+                     *               "required": true,
+                     *               "options": [
+                     *                 {
+                     *                   "id": "id",
+                     *                   "label": "label",
+                     *                   "capacity": 1,
+                     *                   "remaining": 1
+                     *                 }
+                     *               ],
+                     *               "multiple": true,
+                     *               "min": 1,
+                     *               "max": 1
+                     *             }
+                     *           ],
+                     *           "due_at": "2026-11-22T09:30:00.000Z",
+                     *           "per_student": true,
+                     *           "editable": true,
+                     *           "closed": true,
+                     *           "response_count": 1
+                     *         }
                      *       }
                      *     }
                      */
@@ -8470,6 +10978,39 @@ export interface operations {
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            /** @description Its permission slip, sign-up or RSVP; null without one */
+                            form: {
+                                id: number;
+                                questions: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    type: "consent" | "choice" | "text" | "number";
+                                    label: string;
+                                    required: boolean;
+                                    /** @description choice only */
+                                    options?: {
+                                        id: string;
+                                        label: string;
+                                        capacity?: number;
+                                        /** @description With a capacity: the places left (never below 0) */
+                                        remaining?: number;
+                                    }[];
+                                    /** @description choice only */
+                                    multiple?: boolean;
+                                    /** @description number only, when set */
+                                    min?: number;
+                                    /** @description number only, when set */
+                                    max?: number;
+                                }[];
+                                due_at: string | null;
+                                /** @description One response per child of the audience (true) or per family */
+                                per_student: boolean;
+                                /** @description A family may change its response until the form closes */
+                                editable: boolean;
+                                /** @description Closed by the school, or past its due_at */
+                                closed: boolean;
+                                response_count: number;
+                            } | null;
                         };
                     };
                 };
@@ -8478,6 +11019,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
         };
@@ -8511,6 +11053,328 @@ export interface operations {
                         /** @constant */
                         success: true;
                         message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getWebAppFormsFormIdResults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                form_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "form": {
+                     *           "id": 1,
+                     *           "questions": [
+                     *             {
+                     *               "id": "id",
+                     *               "type": "consent",
+                     *               "label": "label",
+                     *               "required": true,
+                     *               "options": [
+                     *                 {
+                     *                   "id": "id",
+                     *                   "label": "label",
+                     *                   "capacity": 1,
+                     *                   "remaining": 1
+                     *                 }
+                     *               ],
+                     *               "multiple": true,
+                     *               "min": 1,
+                     *               "max": 1
+                     *             }
+                     *           ],
+                     *           "due_at": "2026-11-22T09:30:00.000Z",
+                     *           "per_student": true,
+                     *           "editable": true,
+                     *           "closed": true,
+                     *           "response_count": 1,
+                     *           "entity_type": "activity",
+                     *           "entity_id": 1
+                     *         },
+                     *         "summary": {
+                     *           "key": {
+                     *             "key": 1
+                     *           }
+                     *         },
+                     *         "responses": [
+                     *           {
+                     *             "id": 1,
+                     *             "student": {
+                     *               "id": 1,
+                     *               "student_full_name": "Asha Rao",
+                     *               "grade": "5"
+                     *             },
+                     *             "parent": {
+                     *               "id": 1,
+                     *               "father_name": "Ravi Rao"
+                     *             },
+                     *             "answers": {
+                     *               "key": "key"
+                     *             },
+                     *             "signature": "signature",
+                     *             "signed_at": "2026-11-22T09:30:00.000Z",
+                     *             "ip": "203.0.113.7",
+                     *             "user_agent": "SchoolApp/2.3 (Android 14)",
+                     *             "submitted_at": "2026-11-22T09:30:00.000Z",
+                     *             "updated_at": "2026-11-22T09:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "missing": [
+                     *           {
+                     *             "student_id": 1,
+                     *             "student_full_name": "Asha Rao",
+                     *             "grade": "5",
+                     *             "parent_id": 1
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            form: {
+                                id: number;
+                                questions: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    type: "consent" | "choice" | "text" | "number";
+                                    label: string;
+                                    required: boolean;
+                                    /** @description choice only */
+                                    options?: {
+                                        id: string;
+                                        label: string;
+                                        capacity?: number;
+                                        /** @description With a capacity: the places left (never below 0) */
+                                        remaining?: number;
+                                    }[];
+                                    /** @description choice only */
+                                    multiple?: boolean;
+                                    /** @description number only, when set */
+                                    min?: number;
+                                    /** @description number only, when set */
+                                    max?: number;
+                                }[];
+                                due_at: string | null;
+                                /** @description One response per child of the audience (true) or per family */
+                                per_student: boolean;
+                                /** @description A family may change its response until the form closes */
+                                editable: boolean;
+                                /** @description Closed by the school, or past its due_at */
+                                closed: boolean;
+                                response_count: number;
+                                /** @enum {string} */
+                                entity_type: "activity" | "noticeboard";
+                                entity_id: number;
+                            };
+                            /** @description Per question id: each option's count (choice), {agree, decline} (consent), {answered} (text, number) */
+                            summary: {
+                                [key: string]: {
+                                    [key: string]: number;
+                                };
+                            };
+                            /** @description Oldest first */
+                            responses: {
+                                id: number;
+                                /** @description Null on a per-family form */
+                                student: {
+                                    id: number;
+                                    student_full_name: string;
+                                    grade: string;
+                                } | null;
+                                parent: {
+                                    id: number;
+                                    father_name: string | null;
+                                };
+                                /** @description Keyed by question id: the answered questions only */
+                                answers: {
+                                    [key: string]: string | string[] | number;
+                                };
+                                signature: string | null;
+                                signed_at: string | null;
+                                ip: string | null;
+                                user_agent: string | null;
+                                /** @description ISO 8601 timestamp in UTC */
+                                submitted_at: string;
+                                /** @description ISO 8601 timestamp in UTC */
+                                updated_at: string;
+                            }[];
+                            /** @description Per student: the audience's students without a response; per family: the families without one. By name, then id */
+                            missing: {
+                                student_id: number;
+                                student_full_name: string;
+                                grade: string;
+                                parent_id: number;
+                            }[] | {
+                                parent_id: number;
+                                father_name: string | null;
+                                students: {
+                                    id: number;
+                                    student_full_name: string;
+                                    grade: string;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getWebAppFormsFormIdResultsCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                form_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The responses as CSV */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description attachment; filename="form-<id>-results.csv" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example student,grade,parent,submitted_at,I allow my child to go on the trip,Lunch,signature
+                     *     Asha Rao,5,Ravi Rao,2026-11-22T09:30:00.000Z,agree,Vegetarian,Ravi Rao
+                     */
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    postWebAppFormsFormIdClose: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                form_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Form closed",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "questions": [
+                     *           {
+                     *             "id": "id",
+                     *             "type": "consent",
+                     *             "label": "label",
+                     *             "required": true,
+                     *             "options": [
+                     *               {
+                     *                 "id": "id",
+                     *                 "label": "label",
+                     *                 "capacity": 1,
+                     *                 "remaining": 1
+                     *               }
+                     *             ],
+                     *             "multiple": true,
+                     *             "min": 1,
+                     *             "max": 1
+                     *           }
+                     *         ],
+                     *         "due_at": "2026-11-22T09:30:00.000Z",
+                     *         "per_student": true,
+                     *         "editable": true,
+                     *         "closed": true,
+                     *         "response_count": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            questions: {
+                                id: string;
+                                /** @enum {string} */
+                                type: "consent" | "choice" | "text" | "number";
+                                label: string;
+                                required: boolean;
+                                /** @description choice only */
+                                options?: {
+                                    id: string;
+                                    label: string;
+                                    capacity?: number;
+                                    /** @description With a capacity: the places left (never below 0) */
+                                    remaining?: number;
+                                }[];
+                                /** @description choice only */
+                                multiple?: boolean;
+                                /** @description number only, when set */
+                                min?: number;
+                                /** @description number only, when set */
+                                max?: number;
+                            }[];
+                            due_at: string | null;
+                            /** @description One response per child of the audience (true) or per family */
+                            per_student: boolean;
+                            /** @description A family may change its response until the form closes */
+                            editable: boolean;
+                            /** @description Closed by the school, or past its due_at */
+                            closed: boolean;
+                            response_count: number;
+                        };
                     };
                 };
             };
@@ -8888,6 +11752,131 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+        };
+    };
+    postWebAppStudents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "student": {
+                 *         "student_full_name": "Asha Rao",
+                 *         "gender": "female",
+                 *         "grade": "5",
+                 *         "date_of_birth": "2016-04-12",
+                 *         "blood_group": "B+",
+                 *         "roll_no": null,
+                 *         "status": "active"
+                 *       },
+                 *       "parent": {
+                 *         "father_name": "Ravi Rao",
+                 *         "mother_name": "Meena Rao",
+                 *         "phone_no": "9876543210",
+                 *         "email": "ravi@example.com"
+                 *       },
+                 *       "addresses": [
+                 *         {
+                 *           "address_type": "current",
+                 *           "address": "12 Lake Rd",
+                 *           "city": "Pune",
+                 *           "pincode": 411001
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The caller's school; another school's answers 403 */
+                    school_id?: string;
+                    student: {
+                        student_full_name: string;
+                        gender?: string | null;
+                        /** @description One of the school's grades */
+                        grade: string;
+                        date_of_birth?: string | null;
+                        blood_group?: string | null;
+                        /** @description Unique in the school; the next free number when not given */
+                        roll_no?: (string | number) | null;
+                        /**
+                         * @description active (default) or registered
+                         * @default active
+                         * @enum {string}
+                         */
+                        status?: "active" | "registered";
+                    };
+                    parent: {
+                        father_name?: string | null;
+                        mother_name?: string | null;
+                        /** @description Links the child to the parent of this phone in the school, created when there is none */
+                        phone_no: string;
+                        email?: string | null;
+                    };
+                    /** @default [] */
+                    addresses?: {
+                        /** @default current */
+                        address_type?: string;
+                        address: string;
+                        city?: string | null;
+                        pincode?: number | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Student added",
+                     *       "data": {
+                     *         "student_id": 12,
+                     *         "parent_id": 7,
+                     *         "roll_no": "42",
+                     *         "status": "active",
+                     *         "pin_setup": {
+                     *           "url": "https://school.example/set-pin?token=greenwood.q9X…",
+                     *           "expires_at": "2026-11-29T09:30:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            student_id: number;
+                            parent_id: number;
+                            roll_no: string;
+                            /** @enum {string} */
+                            status: "active" | "registered";
+                            /** @description Only for a new parent: their one-time PIN set-up link */
+                            pin_setup?: {
+                                url: string;
+                                /** @description ISO 8601 timestamp in UTC */
+                                expires_at: string;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
         };
     };
@@ -9905,6 +12894,230 @@ export interface operations {
             429: components["responses"]["E429"];
         };
     };
+    getWebAppParentsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 7,
+                     *         "father_name": "Ravi Rao",
+                     *         "mother_name": "Meena Rao",
+                     *         "phone_no": "9876543210",
+                     *         "email": "ravi@example.com",
+                     *         "has_pin": true,
+                     *         "children": [
+                     *           {
+                     *             "id": 12,
+                     *             "student_full_name": "Asha Rao",
+                     *             "roll_no": "42",
+                     *             "grade": "5",
+                     *             "status": "active"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            father_name: string | null;
+                            mother_name: string | null;
+                            phone_no: string;
+                            email: string | null;
+                            /** @description Whether the parent has set a PIN (or had one set) and can sign in */
+                            has_pin: boolean;
+                            /** @description Every student linked to the parent, archived ones too, by id */
+                            children: {
+                                id: number;
+                                student_full_name: string;
+                                roll_no: string;
+                                grade: string;
+                                /** @enum {string} */
+                                status: "registered" | "active" | "inactive" | "archived";
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    putWebAppParentsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "phone_no": "9876543299",
+                 *       "email": "ravi.rao@example.com"
+                 *     }
+                 */
+                "application/json": {
+                    father_name?: string | null;
+                    mother_name?: string | null;
+                    email?: string | null;
+                    /** @description Unique among the school's parents (409); the children's phone_no follow it */
+                    phone_no?: string;
+                    school_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Parent updated",
+                     *       "data": {
+                     *         "id": 7,
+                     *         "father_name": "Ravi Rao",
+                     *         "mother_name": "Meena Rao",
+                     *         "phone_no": "9876543299",
+                     *         "email": "ravi@example.com",
+                     *         "has_pin": true,
+                     *         "children": [
+                     *           {
+                     *             "id": 12,
+                     *             "student_full_name": "Asha Rao",
+                     *             "roll_no": "42",
+                     *             "grade": "5",
+                     *             "status": "active"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            father_name: string | null;
+                            mother_name: string | null;
+                            phone_no: string;
+                            email: string | null;
+                            /** @description Whether the parent has set a PIN (or had one set) and can sign in */
+                            has_pin: boolean;
+                            /** @description Every student linked to the parent, archived ones too, by id */
+                            children: {
+                                id: number;
+                                student_full_name: string;
+                                roll_no: string;
+                                grade: string;
+                                /** @enum {string} */
+                                status: "registered" | "active" | "inactive" | "archived";
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+        };
+    };
+    postWebAppParentsIdResetPin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "pin": "482913"
+                 *     }
+                 */
+                "application/json": {
+                    school_id?: string;
+                    pin: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "PIN reset; every session of this parent has ended",
+                     *       "data": {
+                     *         "parent_id": 7
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            parent_id: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+        };
+    };
     getWebAppStudentsIdExport: {
         parameters: {
             query?: never;
@@ -10646,6 +13859,358 @@ export interface operations {
             429: components["responses"]["E429"];
         };
     };
+    getWebAppWriteTo: {
+        parameters: {
+            query?: {
+                /** @description Without it every thread but the archived ones */
+                status?: "open" | "in_progress" | "resolved" | "archived";
+                type?: "leave" | "complaint" | "query" | "feedback" | "other";
+                page?: number;
+                limit?: number;
+                school_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "school_id": "greenwood",
+                     *           "parent_id": 1,
+                     *           "student_id": 1,
+                     *           "type": "leave",
+                     *           "subject": "Leave for a family wedding",
+                     *           "message": "Asha will be away for two days for her cousin's wedding.",
+                     *           "status": "open",
+                     *           "assigned_staff_id": 1,
+                     *           "leave_from": "2026-12-01",
+                     *           "leave_to": "2026-12-02",
+                     *           "created_at": "2026-11-22T09:30:00.000Z",
+                     *           "updated_at": "2026-11-22T09:30:00.000Z",
+                     *           "resolved_at": "2026-11-22T09:30:00.000Z",
+                     *           "replies_count": 1,
+                     *           "student_name": "Asha Rao",
+                     *           "parent_name": "Ravi Rao"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            school_id: string;
+                            parent_id: number;
+                            student_id: number | null;
+                            /** @enum {string} */
+                            type: "leave" | "complaint" | "query" | "feedback" | "other";
+                            subject: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "open" | "in_progress" | "resolved" | "archived";
+                            assigned_staff_id: number | null;
+                            leave_from: string | null;
+                            leave_to: string | null;
+                            /** @description ISO 8601 timestamp in UTC */
+                            created_at: string;
+                            /** @description ISO 8601 timestamp in UTC */
+                            updated_at: string;
+                            resolved_at: string | null;
+                            replies_count: number;
+                            student_name: string | null;
+                            parent_name: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getWebAppWriteToId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 1,
+                     *         "school_id": "greenwood",
+                     *         "parent_id": 1,
+                     *         "student_id": 1,
+                     *         "type": "leave",
+                     *         "subject": "Leave for a family wedding",
+                     *         "message": "Asha will be away for two days for her cousin's wedding.",
+                     *         "status": "open",
+                     *         "assigned_staff_id": 1,
+                     *         "leave_from": "2026-12-01",
+                     *         "leave_to": "2026-12-02",
+                     *         "created_at": "2026-11-22T09:30:00.000Z",
+                     *         "updated_at": "2026-11-22T09:30:00.000Z",
+                     *         "resolved_at": "2026-11-22T09:30:00.000Z",
+                     *         "replies_count": 1,
+                     *         "replies": [
+                     *           {
+                     *             "id": 1,
+                     *             "write_to_id": 1,
+                     *             "author_type": "parent",
+                     *             "author_id": 1,
+                     *             "author_name": "Meera Iyer",
+                     *             "message": "Asha will be away for two days for her cousin's wedding.",
+                     *             "created_at": "2026-11-22T09:30:00.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            school_id: string;
+                            parent_id: number;
+                            student_id: number | null;
+                            /** @enum {string} */
+                            type: "leave" | "complaint" | "query" | "feedback" | "other";
+                            subject: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "open" | "in_progress" | "resolved" | "archived";
+                            assigned_staff_id: number | null;
+                            leave_from: string | null;
+                            leave_to: string | null;
+                            /** @description ISO 8601 timestamp in UTC */
+                            created_at: string;
+                            /** @description ISO 8601 timestamp in UTC */
+                            updated_at: string;
+                            resolved_at: string | null;
+                            replies_count: number;
+                            /** @description Oldest first */
+                            replies: {
+                                id: number;
+                                write_to_id: number;
+                                /** @enum {string} */
+                                author_type: "parent" | "staff" | "admin";
+                                /** @description The parent's, staff member's or admin user's id */
+                                author_id: number;
+                                author_name: string | null;
+                                message: string;
+                                /** @description ISO 8601 timestamp in UTC */
+                                created_at: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    putWebAppWriteToId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "assigned_staff_id": 7
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description "resolved" needs write_to.manage or being the assigned staff
+                     * @enum {string}
+                     */
+                    status?: "resolved";
+                    /** @description A staff member of the school, or null to unassign; needs write_to.manage */
+                    assigned_staff_id?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 1,
+                     *         "school_id": "greenwood",
+                     *         "parent_id": 1,
+                     *         "student_id": 1,
+                     *         "type": "leave",
+                     *         "subject": "Leave for a family wedding",
+                     *         "message": "Asha will be away for two days for her cousin's wedding.",
+                     *         "status": "open",
+                     *         "assigned_staff_id": 1,
+                     *         "leave_from": "2026-12-01",
+                     *         "leave_to": "2026-12-02",
+                     *         "created_at": "2026-11-22T09:30:00.000Z",
+                     *         "updated_at": "2026-11-22T09:30:00.000Z",
+                     *         "resolved_at": "2026-11-22T09:30:00.000Z",
+                     *         "replies_count": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            school_id: string;
+                            parent_id: number;
+                            student_id: number | null;
+                            /** @enum {string} */
+                            type: "leave" | "complaint" | "query" | "feedback" | "other";
+                            subject: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "open" | "in_progress" | "resolved" | "archived";
+                            assigned_staff_id: number | null;
+                            leave_from: string | null;
+                            leave_to: string | null;
+                            /** @description ISO 8601 timestamp in UTC */
+                            created_at: string;
+                            /** @description ISO 8601 timestamp in UTC */
+                            updated_at: string;
+                            resolved_at: string | null;
+                            replies_count: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+        };
+    };
+    postWebAppWriteToIdReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Noted, the leave is approved."
+                 *     }
+                 */
+                "application/json": {
+                    message: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 1,
+                     *         "write_to_id": 1,
+                     *         "author_type": "parent",
+                     *         "author_id": 1,
+                     *         "author_name": "Meera Iyer",
+                     *         "message": "Asha will be away for two days for her cousin's wedding.",
+                     *         "created_at": "2026-11-22T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            write_to_id: number;
+                            /** @enum {string} */
+                            author_type: "parent" | "staff" | "admin";
+                            /** @description The parent's, staff member's or admin user's id */
+                            author_id: number;
+                            author_name: string | null;
+                            message: string;
+                            /** @description ISO 8601 timestamp in UTC */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+        };
+    };
     getWebAppNotifications: {
         parameters: {
             query?: {
@@ -10920,7 +14485,7 @@ export interface operations {
                 actor_id?: string;
                 /** @description `student.update`, `login.failure`, ... */
                 action?: string;
-                entity_type?: "school" | "admin_user" | "designation" | "grade" | "group" | "staff" | "student" | "parent" | "admission" | "activity" | "noticeboard" | "write_to" | "comment" | "reaction" | "diary" | "attendance" | "session" | "notification" | "preference" | "webhook" | "import";
+                entity_type?: "school" | "admin_user" | "designation" | "grade" | "group" | "staff" | "student" | "parent" | "admission" | "activity" | "noticeboard" | "form" | "form_response" | "write_to" | "comment" | "reaction" | "diary" | "attendance" | "session" | "notification" | "preference" | "webhook" | "import";
                 entity_id?: string;
                 /** @description Events at or after this time (a date: from its start) */
                 from?: string;
@@ -10994,7 +14559,7 @@ export interface operations {
                                 door: "api" | "console" | "cli" | "job";
                                 action: string;
                                 /** @enum {string} */
-                                entity_type: "school" | "admin_user" | "designation" | "grade" | "group" | "staff" | "student" | "parent" | "admission" | "activity" | "noticeboard" | "write_to" | "comment" | "reaction" | "diary" | "attendance" | "session" | "notification" | "preference" | "webhook" | "import";
+                                entity_type: "school" | "admin_user" | "designation" | "grade" | "group" | "staff" | "student" | "parent" | "admission" | "activity" | "noticeboard" | "form" | "form_response" | "write_to" | "comment" | "reaction" | "diary" | "attendance" | "session" | "notification" | "preference" | "webhook" | "import";
                                 entity_id: string | null;
                                 /** @description Each changed field as `[before, after]`; secrets read `[redacted]` */
                                 changes: {
@@ -11064,7 +14629,7 @@ export interface operations {
                         data: {
                             id: number;
                             url: string;
-                            events: ("activity.published" | "notice.published" | "write_to.created" | "write_to.resolved" | "admission.submitted" | "student.archived" | "staff.archived" | "*")[];
+                            events: ("activity.published" | "notice.published" | "write_to.created" | "write_to.resolved" | "admission.submitted" | "student.archived" | "staff.archived" | "form.response_submitted" | "*")[];
                             active: boolean;
                             /** @description Why the webhook was switched off; null while it is on */
                             disabled_reason: string | null;
@@ -11108,7 +14673,7 @@ export interface operations {
                      *       "*"
                      *     ]
                      */
-                    events?: ("activity.published" | "notice.published" | "write_to.created" | "write_to.resolved" | "admission.submitted" | "student.archived" | "staff.archived" | "*")[];
+                    events?: ("activity.published" | "notice.published" | "write_to.created" | "write_to.resolved" | "admission.submitted" | "student.archived" | "staff.archived" | "form.response_submitted" | "*")[];
                 };
             };
         };
@@ -11146,7 +14711,7 @@ export interface operations {
                         data: {
                             id: number;
                             url: string;
-                            events: ("activity.published" | "notice.published" | "write_to.created" | "write_to.resolved" | "admission.submitted" | "student.archived" | "staff.archived" | "*")[];
+                            events: ("activity.published" | "notice.published" | "write_to.created" | "write_to.resolved" | "admission.submitted" | "student.archived" | "staff.archived" | "form.response_submitted" | "*")[];
                             active: boolean;
                             /** @description Why the webhook was switched off; null while it is on */
                             disabled_reason: string | null;
@@ -11210,7 +14775,7 @@ export interface operations {
                         data: {
                             id: number;
                             url: string;
-                            events: ("activity.published" | "notice.published" | "write_to.created" | "write_to.resolved" | "admission.submitted" | "student.archived" | "staff.archived" | "*")[];
+                            events: ("activity.published" | "notice.published" | "write_to.created" | "write_to.resolved" | "admission.submitted" | "student.archived" | "staff.archived" | "form.response_submitted" | "*")[];
                             active: boolean;
                             /** @description Why the webhook was switched off; null while it is on */
                             disabled_reason: string | null;
@@ -11250,7 +14815,7 @@ export interface operations {
                     /** @description Where events are POSTed: https under NODE_ENV=production, never a private or reserved address */
                     url?: string;
                     /** @description The events to send; `*` for every event */
-                    events?: ("activity.published" | "notice.published" | "write_to.created" | "write_to.resolved" | "admission.submitted" | "student.archived" | "staff.archived" | "*")[];
+                    events?: ("activity.published" | "notice.published" | "write_to.created" | "write_to.resolved" | "admission.submitted" | "student.archived" | "staff.archived" | "form.response_submitted" | "*")[];
                     /** @description true switches a webhook on again (after it was switched off for failing); false pauses it */
                     active?: boolean;
                 };
@@ -11289,7 +14854,7 @@ export interface operations {
                         data: {
                             id: number;
                             url: string;
-                            events: ("activity.published" | "notice.published" | "write_to.created" | "write_to.resolved" | "admission.submitted" | "student.archived" | "staff.archived" | "*")[];
+                            events: ("activity.published" | "notice.published" | "write_to.created" | "write_to.resolved" | "admission.submitted" | "student.archived" | "staff.archived" | "form.response_submitted" | "*")[];
                             active: boolean;
                             /** @description Why the webhook was switched off; null while it is on */
                             disabled_reason: string | null;
@@ -11430,6 +14995,54 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getCalendarTokenIcs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The secret of a URL from POST /parent-app/calendar/feed
+                 * @example q3Jx9vT2mWb7kLp4sN8dYc
+                 */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calendar */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example BEGIN:VCALENDAR
+                     *     VERSION:2.0
+                     *     PRODID:-//school-platform//calendar 0.1.0//EN
+                     *     NAME:Greenwood High
+                     *     X-WR-CALNAME:Greenwood High
+                     *     BEGIN:VEVENT
+                     *     UID:activity-12@greenwood
+                     *     SEQUENCE:0
+                     *     DTSTAMP:20261122T093000Z
+                     *     DTSTART:20261205T033000Z
+                     *     DTEND:20261205T100000Z
+                     *     SUMMARY:Science museum trip
+                     *     LOCATION:City Science Museum
+                     *     STATUS:CONFIRMED
+                     *     END:VEVENT
+                     *     END:VCALENDAR
+                     */
+                    "text/calendar": string;
+                };
+            };
+            400: components["responses"]["E400"];
             404: components["responses"]["E404"];
             429: components["responses"]["E429"];
         };

@@ -1,5 +1,5 @@
 import {
-  AppError as ConsoleAppError, flat, ForbiddenError, NotFoundError, ValidationError,
+  AppError as ConsoleAppError, ForbiddenError, NotFoundError, ValidationError,
   type Action, type ActionContext, type ActionRequest, type ActionResponse, type BaseRecord, type RecordActionResponse,
 } from 'adminjs';
 import type { AppContext, Principal } from '../context.js';
@@ -8,6 +8,7 @@ import { School } from '../models/index.js';
 import { allows, type RoleAccess } from './access.js';
 import { consoleActor, isPlatformAdmin, principalFor, type ConsoleAdmin } from './auth.js';
 import { consoleAdminOf } from './scoped-resource.js';
+import { formInput, type Fields } from './form-input.js';
 import { actingAs } from '../services/audit/context.js';
 
 /** A service's AppError as AdminJS shows it: field errors on the form, anything else as a notice; never a crash. */
@@ -43,74 +44,6 @@ export const schoolOf = (record: BaseRecord, schoolColumn: 'school_id' | 'id' = 
 /** The principal for an action on a record: the admin's own, or for the operator the record's school. */
 export const recordPrincipal = (admin: ConsoleAdmin, record: BaseRecord, schoolColumn: 'school_id' | 'id' = 'school_id'): Principal =>
   principalFor(admin, schoolOf(record, schoolColumn));
-
-/** How a form value becomes a service's input: forms send every value as text. */
-export type FieldKind = 'text' | 'nullableText' | 'number' | 'reference' | 'boolean' | 'date' | 'object' | 'list';
-
-export type Fields = Record<string, FieldKind>;
-
-function convert(kind: FieldKind, raw: unknown): unknown {
-  const text = raw === null || raw === undefined ? '' : String(raw).trim();
-  switch (kind) {
-    case 'text': return text === '' ? undefined : text;
-    case 'nullableText': return text === '' ? null : text;
-    case 'number': return text === '' ? undefined : Number(text);
-    case 'reference': return text === '' ? null : Number(text);
-    case 'boolean': return raw === true || text === 'true';
-    // The date picker may send a whole timestamp; a date column keeps the day.
-    case 'date': return text === '' ? null : /^\d{4}-\d{2}-\d{2}/.test(text) ? text.slice(0, 10) : text;
-    default: return raw;
-  }
-}
-
-/** A nested value (`rbac.students=view`) back as an object, with empty and "inherit" entries left out. */
-function objectValue(params: Record<string, unknown>, name: string): Record<string, unknown> | undefined {
-  const nested = flat.get(params as never, name) as Record<string, unknown> | undefined;
-  if (nested === undefined || nested === null || typeof nested !== 'object') return undefined;
-  return Object.fromEntries(Object.entries(nested).filter(([, v]) => v !== '' && v !== null && v !== undefined));
-}
-
-/** A multi-value field's values (`events.0=a&events.1=b`, or a comma-separated text), or undefined when the form did not send it. */
-function listValue(params: Record<string, unknown>, name: string): string[] | undefined {
-  const nested = flat.get(params as never, name) as unknown;
-  if (nested === undefined || nested === null) return undefined;
-  const values = typeof nested === 'object' ? Object.values(nested as object) : String(nested).split(',');
-  return values.map((v) => String(v ?? '').trim()).filter(Boolean);
-}
-
-/**
- * The service input from a submitted form. With `record` (an edit) only the fields that differ from
- * the stored ones are sent, so that an untouched field never trips a rule (a status transition, a
- * duplicate check) that the admin did not ask for. The list fields make one value together (an
- * audience): when one of them changed, all of them are sent.
- */
-export function formInput(payload: Record<string, unknown> | undefined, fields: Fields, record?: BaseRecord): Record<string, unknown> {
-  const params = payload ?? {};
-  const out: Record<string, unknown> = {};
-  const lists = Object.keys(fields).filter((name) => fields[name] === 'list');
-  const listChanged = lists.some((name) => {
-    const value = listValue(params, name);
-    return value !== undefined && (!record || [...value].sort().join() !== [...(listValue(record.params, name) ?? [])].sort().join());
-  });
-  for (const [name, kind] of Object.entries(fields)) {
-    if (kind === 'list') {
-      if (listChanged) out[name] = listValue(params, name) ?? listValue(record?.params ?? {}, name) ?? [];
-      continue;
-    }
-    if (kind === 'object') {
-      const value = objectValue(params, name);
-      if (value === undefined) continue;
-      if (record && JSON.stringify(value) === JSON.stringify(objectValue(record.params, name) ?? {})) continue;
-      out[name] = value;
-      continue;
-    }
-    if (!(name in params)) continue;
-    const value = convert(kind, params[name]);
-    if (record && value === convert(kind, record.params[name])) continue;
-    if (value !== undefined) out[name] = value;
-  }
-  return out;
-}
 
 export interface ServiceActions {
   /** The editable fields (the new and edit forms) and how each is read. */

@@ -3,7 +3,7 @@ import { register } from 'node:module';
 /**
  * AdminJS imports its component bundler (rollup, its plugins, babel's presets) when it loads, even
  * with bundling skipped: about 18 MB of heap that a server keeps for its lifetime and never runs,
- * since the console's components are served ready-made (components.ts). These module hooks answer
+ * since the console's components are served ready-made (components/). These module hooks answer
  * those imports with a stand-in whose functions do nothing. They apply to the imports that follow,
  * made through Node's own loader (not the test runner's), and run in a thread of their own.
  */

@@ -9,7 +9,7 @@ import { stubAdminBundler } from './bundler-stub.js';
  */
 export async function loadConsole(ctx: AppContext): Promise<Router | undefined> {
   if (!ctx.config.adminConsoleEnabled) return undefined;
-  // Read by AdminJS when it loads, so set first. Its components are served ready-made (src/admin/components.ts):
+  // Read by AdminJS when it loads, so set first. Its components are served ready-made (src/admin/components/):
   // no rollup bundling at start-up. Its working folder has no leading dot, which Express 5 refuses to serve from.
   process.env.ADMIN_JS_SKIP_BUNDLE = 'true';
   process.env.ADMIN_JS_TMP_DIR ??= path.join(ctx.config.dataDir, 'admin-bundle');

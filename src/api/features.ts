@@ -2,12 +2,15 @@ import { registerActivityRoutes } from './activities/activities.routes.js';
 import { registerAdminRoutes } from './admins/admins.routes.js';
 import { registerAuditRoutes } from './audit/audit.routes.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
+import { registerCalendarRoutes } from './calendar/calendar.routes.js';
 import { registerDiagnosticsRoutes } from './diagnostics/diagnostics.routes.js';
 import { registerEngagementRoutes } from './engagement/engagement.routes.js';
+import { registerFormRoutes } from './forms/forms.routes.js';
 import { registerGroupRoutes } from './groups/groups.routes.js';
 import { registerImportRoutes } from './imports/imports.routes.js';
 import { registerNoticeboardRoutes } from './noticeboard/noticeboard.routes.js';
 import { registerNotificationRoutes } from './notifications/notifications.routes.js';
+import { registerParentRoutes } from './parents/parents.routes.js';
 import { registerReachRoutes } from './reach/reach.routes.js';
 import { registerPrivacyRoutes } from './privacy/privacy.routes.js';
 import type { Routers } from './routers.js';
@@ -28,8 +31,11 @@ export const features: Array<(r: Routers) => void> = [
   registerEngagementRoutes,
   registerActivityRoutes,
   registerNoticeboardRoutes,
+  registerFormRoutes,
+  registerCalendarRoutes,
   registerReachRoutes,
   registerStudentRoutes,
+  registerParentRoutes,
   registerPrivacyRoutes,
   registerGroupRoutes,
   registerImportRoutes,

@@ -150,11 +150,17 @@ function apiOperation({ app, method, path, spec }: RegisteredRoute) {
         }
       : {}),
     responses: {
-      [success]: {
-        description: success === 201 ? 'Created' : 'OK',
-        headers: requestIdHeader,
-        content: { 'application/json': { schema: envelope, example } },
-      },
+      [success]: spec.produces
+        ? {
+            description: spec.produces.description,
+            headers: { ...requestIdHeader, ...Object.fromEntries(Object.entries(spec.produces.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) },
+            content: { [spec.produces.type]: { schema: { type: 'string' }, example: spec.produces.example } },
+          }
+        : {
+            description: success === 201 ? 'Created' : 'OK',
+            headers: requestIdHeader,
+            content: { 'application/json': { schema: envelope, example } },
+          },
       ...Object.fromEntries([...statuses].sort().map((s) => [s, { $ref: `#/components/responses/E${s}` }])),
     },
   };

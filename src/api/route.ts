@@ -33,6 +33,11 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z
   status?: number;
   /** Error statuses this route can answer besides the ones every route shares. */
   errors?: number[];
+  /**
+   * Checks, once the path is read and before the body is judged, that the record it names is there
+   * for the caller: an update of an unknown or another school's record is 404 whatever its body.
+   */
+  found?: (call: { ctx: AppContext; principal: Principal; params: z.infer<P> }) => Promise<void>;
   /** Extra middleware run before validation (rate limits on logins, for instance). */
   before?: RequestHandler[];
   /**
@@ -40,6 +45,12 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z
    * limit (413 above it). The handler gets `req.body` as a Buffer, empty when none came.
    */
   upload?: { types: string[]; maxBytes: number; description: string };
+  /**
+   * A success body that is not the JSON envelope (a CSV file, a calendar): its media type, an
+   * example and the headers it comes with, for the OpenAPI document. The handler writes it; its
+   * errors stay JSON.
+   */
+  produces?: { type: string; description: string; example: string; headers?: Record<string, string> };
   /** Example request body, shown in the API reference; generated from `body` when absent. */
   example?: unknown;
   /** Example success envelope's `message` and `data`, shown in the API reference; `data` is generated from `response` when absent. */
@@ -125,6 +136,7 @@ export class ApiRouter {
     const run: RequestHandler = async (req: Request, res: Response, _next: NextFunction) => {
       const params = parsePart(spec.params, req.params, 'params');
       const query = parsePart(spec.query, req.query, 'query');
+      if (spec.found) await spec.found({ ctx: this.ctx, principal: req.principal!, params });
       const body = parsePart(spec.body, req.body, 'body');
       const call = { ctx: this.ctx, body, query, params, req, res, principal: req.principal } as AuthedCall<never, never, never>;
       const reply = (await handler(call)) ?? {};

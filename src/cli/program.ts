@@ -5,6 +5,7 @@ import { registerAdminCommands } from './commands/admin/index.js';
 import { registerAuditCommands } from './commands/audit/index.js';
 import { registerDataCommands } from './commands/data/index.js';
 import { registerDbCommands } from './commands/db/index.js';
+import { registerFormCommands } from './commands/form/index.js';
 import { registerGroupCommands } from './commands/group/index.js';
 import { registerImportCommands } from './commands/import/index.js';
 import { remindCommand } from './commands/remind/remind.js';
@@ -34,5 +35,6 @@ export function buildProgram(): Command {
   registerAuditCommands(program);
   registerDataCommands(program);
   registerWebhookCommands(program);
+  registerFormCommands(program);
   return program;
 }

@@ -1,4 +1,4 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import type { z } from 'zod';
@@ -201,9 +201,6 @@ function operatorName(): string | null {
     return null;
   }
 }
-
-/** A PIN generated for the operator to hand over: 6 digits, uniformly random. */
-export const generatePin = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
 
 /** A first password for an admin created without one: 16 URL-safe characters. */
 export const generatePassword = () => randomBytes(12).toString('base64url');

@@ -1,5 +1,5 @@
 import { Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
-import { date, flag, modelOptions, pk, ref, schoolId, str, text, timestamps } from './columns.js';
+import { bool, date, flag, modelOptions, pk, ref, schoolId, str, text, timestamps } from './columns.js';
 
 export const activityTypes = ['event', 'announcement'] as const;
 export const activityStatuses = ['draft', 'scheduled', 'published', 'cancelled'] as const;
@@ -23,6 +23,15 @@ export class Activity extends Model<InferAttributes<Activity>, InferCreationAttr
   declare published_at: CreationOptional<Date | null>;
   /** The last reminder to its unread families: at most one an hour. */
   declare reminded_at: CreationOptional<Date | null>;
+  /** Its form, when it has one. */
+  declare form_id: CreationOptional<number | null>;
+  /** An event's time and place (all-day events start at the start of a day of the school's zone). */
+  declare starts_at: CreationOptional<Date | null>;
+  declare ends_at: CreationOptional<Date | null>;
+  declare all_day: CreationOptional<boolean>;
+  declare location: CreationOptional<string | null>;
+  /** The last instant the event covers: its end, else its start; all day, the end of its last day. */
+  declare span_end: CreationOptional<Date | null>;
   declare created_at: CreationOptional<Date>;
   declare updated_at: CreationOptional<Date>;
 
@@ -30,7 +39,8 @@ export class Activity extends Model<InferAttributes<Activity>, InferCreationAttr
     Activity.init(
       {
         id: pk(), school_id: schoolId(), title: str(200), description: text(), activity_type: str(20, false, 'announcement'),
-        staff_id: ref(), student_id: ref(true), status: str(16, false, 'draft'), deleted_status: flag(0), audience_scope: flag(0), publish_at: date(), published_at: date(), reminded_at: date(), ...timestamps(),
+        staff_id: ref(), student_id: ref(true), status: str(16, false, 'draft'), deleted_status: flag(0), audience_scope: flag(0), publish_at: date(), published_at: date(), reminded_at: date(), form_id: ref(true),
+        starts_at: date(), ends_at: date(), all_day: bool(false), location: str(200, true), span_end: date(), ...timestamps(),
       },
       {
         sequelize, tableName: 'activities', modelName: 'Activity', ...modelOptions,
@@ -41,6 +51,7 @@ export class Activity extends Model<InferAttributes<Activity>, InferCreationAttr
           { name: 'activities_school_staff', fields: ['school_id', 'staff_id'] },
           { name: 'activities_author', fields: ['school_id', 'staff_id', 'status', 'deleted_status', 'created_at', 'id'] },
           { name: 'activities_due', fields: ['status', 'publish_at'] },
+          { name: 'activities_calendar', fields: ['school_id', 'deleted_status', 'span_end', 'starts_at'] },
         ],
       },
     );

@@ -6,7 +6,7 @@ export type ActorType = (typeof actorTypes)[number];
 export const doors = ['api', 'console', 'cli', 'job'] as const;
 export type Door = (typeof doors)[number];
 export const auditEntityTypes = [
-  'school', 'admin_user', 'designation', 'grade', 'group', 'staff', 'student', 'parent', 'admission', 'activity', 'noticeboard', 'write_to', 'comment',
+  'school', 'admin_user', 'designation', 'grade', 'group', 'staff', 'student', 'parent', 'admission', 'activity', 'noticeboard', 'form', 'form_response', 'write_to', 'comment',
   'reaction', 'diary', 'attendance', 'session', 'notification', 'preference', 'webhook', 'import',
 ] as const;
 export type AuditEntityType = (typeof auditEntityTypes)[number];

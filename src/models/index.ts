@@ -6,9 +6,11 @@ import { Admission } from './admission.js';
 import { Attendance } from './attendance.js';
 import { AuditEvent } from './audit-event.js';
 import { AudienceTarget, Read } from './audience.js';
+import { CalendarFeed } from './calendar-feed.js';
 import { Comment } from './comment.js';
 import { ConsoleSession } from './console-session.js';
 import { DiaryEntry } from './diary-entry.js';
+import { Form, FormResponse } from './form.js';
 import { Designation } from './designation.js';
 import { Grade } from './grade.js';
 import { Group, GroupMember } from './group.js';
@@ -30,14 +32,14 @@ import { WriteToRequest } from './write-to-request.js';
 
 export type { AdminRole };
 export {
-  Activity, Address, AdminUser, Admission, Attendance, AudienceTarget, AuditEvent, Comment, ConsoleSession, DiaryEntry, Designation, Grade, Group, GroupMember, JobRun, LoginLockout, Notice,
+  Activity, Address, AdminUser, Admission, Attendance, AudienceTarget, AuditEvent, CalendarFeed, Comment, ConsoleSession, DiaryEntry, Designation, Form, FormResponse, Grade, Group, GroupMember, JobRun, LoginLockout, Notice,
   Notification, NotificationPreference, Parent, Reaction, Read, School, Session, Staff, StaffStudent, Student, Webhook, WebhookDelivery, WriteToReply, WriteToRequest,
 };
 
 export const allModels = [
   School, AdminUser, Designation, Staff, StaffStudent, Parent, Student, Address, Grade, Group, GroupMember, Admission, Session, LoginLockout,
   Activity, Notice, AudienceTarget, Read, WriteToRequest, WriteToReply, Comment, Reaction, DiaryEntry, Attendance, Notification, NotificationPreference, JobRun,
-  ConsoleSession, AuditEvent, Webhook, WebhookDelivery,
+  ConsoleSession, AuditEvent, Webhook, WebhookDelivery, Form, FormResponse, CalendarFeed,
 ];
 
 /**
@@ -84,4 +86,7 @@ export function initModels(sequelize: Sequelize): void {
   GroupMember.belongsTo(Group, { foreignKey: 'group_id', ...c });
   GroupMember.belongsTo(Student, { foreignKey: 'student_id', ...c });
   WebhookDelivery.belongsTo(Webhook, { foreignKey: 'webhook_id', ...c });
+  FormResponse.belongsTo(Form, { foreignKey: 'form_id', ...c });
+  FormResponse.belongsTo(Parent, { foreignKey: 'parent_id', ...c });
+  FormResponse.belongsTo(Student, { foreignKey: 'student_id', ...c });
 }

@@ -23,6 +23,8 @@ export class Notice extends Model<InferAttributes<Notice>, InferCreationAttribut
   declare published_at: CreationOptional<Date | null>;
   /** The last reminder to its unread families: at most one an hour. */
   declare reminded_at: CreationOptional<Date | null>;
+  /** Its form, when it has one. */
+  declare form_id: CreationOptional<number | null>;
   declare created_at: CreationOptional<Date>;
   declare updated_at: CreationOptional<Date>;
 
@@ -30,7 +32,7 @@ export class Notice extends Model<InferAttributes<Notice>, InferCreationAttribut
     Notice.init(
       {
         id: pk(), school_id: schoolId(), notice_title: str(200), notice_desc: text(), notice_type: str(32, true), is_important: bool(false),
-        created_by_type: str(10, true), created_by_id: ref(true), notice_deleted: flag(0), audience_scope: flag(0), publish_at: date(), is_urgent: bool(false), published_at: date(), reminded_at: date(), ...timestamps(),
+        created_by_type: str(10, true), created_by_id: ref(true), notice_deleted: flag(0), audience_scope: flag(0), publish_at: date(), is_urgent: bool(false), published_at: date(), reminded_at: date(), form_id: ref(true), ...timestamps(),
       },
       {
         sequelize, tableName: 'notices', modelName: 'Notice', ...modelOptions,

@@ -3,6 +3,7 @@ import { bool, date, flag, json, modelOptions, pk, ref, schoolId, str, text, tim
 
 export const webhookEvents = [
   'activity.published', 'notice.published', 'write_to.created', 'write_to.resolved', 'admission.submitted', 'student.archived', 'staff.archived',
+  'form.response_submitted',
 ] as const;
 export type WebhookEvent = (typeof webhookEvents)[number];
 

@@ -2,11 +2,15 @@ import { Model, type CreationOptional, type InferAttributes, type InferCreationA
 import { DataTypes } from 'sequelize';
 import { pk, ref, schoolId, str, text } from './columns.js';
 
+/** Who wrote a reply: the thread's parent, a staff member, or an admin user of the school. */
+export const replyAuthors = ['parent', 'staff', 'admin'] as const;
+export type ReplyAuthor = (typeof replyAuthors)[number];
+
 export class WriteToReply extends Model<InferAttributes<WriteToReply>, InferCreationAttributes<WriteToReply>> {
   declare id: CreationOptional<number>;
   declare school_id: string;
   declare write_to_id: number;
-  declare author_type: 'parent' | 'staff';
+  declare author_type: ReplyAuthor;
   declare author_id: number;
   declare author_name: string | null;
   declare message: string;

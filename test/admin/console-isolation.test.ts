@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import type { Model, ModelStatic } from 'sequelize';
-import { consoleResources } from '../../src/admin/resources.js';
+import { consoleResources } from '../../src/admin/resources/index.js';
 import type { ScopedResource } from '../../src/admin/scoped-resource.js';
 import {
   Activity, Attendance, Comment, DiaryEntry, Group, GroupMember, Notice, Notification, Reaction, Webhook, WebhookDelivery, WriteToReply, WriteToRequest,

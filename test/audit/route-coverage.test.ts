@@ -33,6 +33,7 @@ beforeAll(async () => {
   parentToken = await parentLogin(t, p.phone, p.pin, a.schoolId);
   s.parentPin = p.pin;
   s.staffPhone = m.phone;
+  s.staffId = m.id;
   s.staffPin = m.pin;
 });
 afterAll(async () => t.close());
@@ -106,6 +107,14 @@ const calls: Array<[string, Call]> = [
   ['PATCH /web-app/update-student', () =>
     t.api.patch('/web-app/update-student').send({ school_id: a.schoolId, admission_token: s.admissionToken, section: 'addresses', data: [{ address_type: 'current', address: '14 Lake Rd', city: 'Pune', pincode: 411001 }] })],
   ['POST /parent-app/set-pin', () => t.api.post('/parent-app/set-pin').send({ token: s.setupToken, pin: '482913' })],
+  ['PUT /web-app/parents/{id}', async () => {
+    s.officeParent = (await parent(t.ctx, a.schoolId)).id;
+    return web().put(`/web-app/parents/${s.officeParent}`, { mother_name: 'Meena Rao' });
+  }],
+  ['POST /web-app/parents/{id}/reset-pin', () => web().post(`/web-app/parents/${s.officeParent}/reset-pin`, { pin: '864213' })],
+  ['POST /web-app/students', () => web().post('/web-app/students', {
+    student: { student_full_name: 'Kiran Shah', grade: '6' }, parent: { father_name: 'Dev Shah', phone_no: uniquePhone() }, addresses: [],
+  })],
   ['POST /web-app/noticeboard', async () => keep('notice', await web().post('/web-app/noticeboard', { school_id: a.schoolId, notice_title: 'Closed on Friday', notice_type: 'holiday' }))],
   ['PUT /web-app/noticeboard/{id}', () => web().put(`/web-app/noticeboard/${s.notice}`, { is_important: true })],
   ['POST /web-app/noticeboard/{id}/remind', () => web().post(`/web-app/noticeboard/${s.notice}/remind`)],
@@ -125,10 +134,26 @@ const calls: Array<[string, Call]> = [
   ['DELETE /parent-app/engagement/comments/{id}', () => web(parentToken).delete(`/parent-app/engagement/comments/${s.comment}`)],
   ['POST /parent-app/engagement/react', () => web(parentToken).post('/parent-app/engagement/react', { entity_type: 'noticeboard', entity_id: s.notice, reaction_type: 'love' })],
   ['POST /parent-app/engagement/read', () => web(parentToken).post('/parent-app/engagement/read', { entity_type: 'activity', entity_id: s.activity })],
+  ['POST /parent-app/forms/{form_id}/responses', async () => {
+    const slip = { questions: [{ id: 'ok', type: 'consent', label: 'I allow my child to go' }] };
+    s.form = (await web(teacher).post('/teachers-app/activities', { school_id: a.schoolId, title: 'Trip slip', form: slip })).body.data.form.id;
+    return keep('response', await web(parentToken).post(`/parent-app/forms/${s.form}/responses`, { student_id: s.child, answers: { ok: 'agree' }, signature: 'Ravi Rao' }));
+  }],
+  ['PUT /parent-app/forms/{form_id}/responses/{id}', () => web(parentToken).put(`/parent-app/forms/${s.form}/responses/${s.response}`, { answers: { ok: 'decline' } })],
+  ['POST /teachers-app/forms/{form_id}/close', () => web(teacher).post(`/teachers-app/forms/${s.form}/close`)],
+  ['POST /web-app/forms/{form_id}/close', async () => {
+    const rsvp = { questions: [{ id: 'coming', type: 'choice', label: 'Coming?', options: [{ id: 'y', label: 'Yes' }, { id: 'n', label: 'No' }] }], per_student: false };
+    const form = (await web().post('/web-app/noticeboard', { school_id: a.schoolId, notice_title: 'Sports day', form: rsvp })).body.data.form.id;
+    return web().post(`/web-app/forms/${form}/close`);
+  }],
+  ['POST /parent-app/calendar/feed', () => web(parentToken).post('/parent-app/calendar/feed')],
+  ['DELETE /parent-app/calendar/feed', () => web(parentToken).delete('/parent-app/calendar/feed')],
   ['PUT /parent-app/notification-preferences', () => web(parentToken).put('/parent-app/notification-preferences', { categories: { diary: false } })],
   ['POST /parent-app/write-to', async () => keep('thread', await web(parentToken).post('/parent-app/write-to', { student_id: s.child, type: 'query', message: 'When is the trip?' }))],
   ['POST /parent-app/write-to/{id}/reply', () => web(parentToken).post(`/parent-app/write-to/${s.thread}/reply`, { message: 'And what to bring?' })],
   ['POST /teachers-app/write-to/{id}/reply', () => web(teacher).post(`/teachers-app/write-to/${s.thread}/reply`, { school_id: a.schoolId, message: 'Friday; a water bottle.' })],
+  ['POST /web-app/write-to/{id}/reply', () => web().post(`/web-app/write-to/${s.thread}/reply`, { message: 'The office will call you.' })],
+  ['PUT /web-app/write-to/{id}', () => web().put(`/web-app/write-to/${s.thread}`, { assigned_staff_id: s.staffId })],
   ['PUT /teachers-app/write-to/{id}', () => web(teacher).put(`/teachers-app/write-to/${s.thread}`, { school_id: a.schoolId, status: 'resolved' })],
   ['DELETE /teachers-app/activities/{id}', () => web(teacher).delete(`/teachers-app/activities/${s.activity}?school_id=${a.schoolId}`)],
   ['DELETE /web-app/noticeboard/{id}', () => web().delete(`/web-app/noticeboard/${s.notice}?school_id=${a.schoolId}`)],

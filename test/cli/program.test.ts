@@ -7,7 +7,7 @@ const contractCommands = [
   'tenant create', 'tenant list', 'tenant update', 'tenant suspend', 'tenant resume', 'admin create', 'pin reset', 'sessions purge', 'sessions revoke',
   'push test', 'db migrate', 'db seed', 'import students', 'import staff', 'import oneroster', 'group add-members', 'remind',
   'audit export', 'data export', 'data erase',
-  'webhook add', 'webhook list', 'webhook remove',
+  'webhook add', 'webhook list', 'webhook remove', 'form results',
 ];
 
 const leaves = (program: Command) =>
@@ -37,5 +37,6 @@ describe('the program', () => {
     expect(flags['webhook add']).toEqual(expect.arrayContaining(['--school', '--url', '--events']));
     expect(flags['webhook list']).toEqual(expect.arrayContaining(['--school']));
     expect(flags['webhook remove']).toEqual(expect.arrayContaining(['--school', '--id']));
+    expect(flags['form results']).toEqual(expect.arrayContaining(['--school', '--form', '--format', '--out']));
   });
 });

@@ -65,7 +65,7 @@ describe('the OpenAPI document', () => {
       const problems = [
         !op.summary?.trim() && 'summary',
         !op.description?.trim() && 'description',
-        !success?.[1].content?.['application/json'].example && 'success example',
+        !Object.values(success?.[1].content ?? {})[0]?.example && 'success example',
         op.requestBody?.content['application/json'] && op.requestBody.content['application/json'].example === undefined && 'request example',
         op.requestBody && !op.requestBody.content['application/json'] && !op.requestBody.description && 'upload description',
       ].filter(Boolean);
@@ -104,8 +104,10 @@ describe('the OpenAPI document', () => {
       const success = Object.entries(operationOf(route).responses).find(([status]) => status.startsWith('2'))![1];
       return (success.content!['application/json'].example as { success: boolean; data?: unknown });
     };
-    expect(t.routes.filter((route) => example(route).success !== true).map(label)).toEqual([]);
-    expect(refused((route) => ({ schema: route.spec.response, value: example(route).data }))).toEqual([]);
+    // A file or a calendar is its own document, not the envelope.
+    const enveloped = t.routes.filter((route) => !route.spec.produces);
+    expect(enveloped.filter((route) => example(route).success !== true).map(label)).toEqual([]);
+    expect(refused((route) => ({ schema: route.spec.response, value: route.spec.produces ? undefined : example(route).data }))).toEqual([]);
   });
 
   it('documents every route the app serves outside the three apps, except the reference page itself', () => {

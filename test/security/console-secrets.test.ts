@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import jwt from 'jsonwebtoken';
-import { consoleResources } from '../../src/admin/resources.js';
+import { consoleResources } from '../../src/admin/resources/index.js';
 import type { ScopedResource } from '../../src/admin/scoped-resource.js';
 import { AdminUser, allModels } from '../../src/models/index.js';
 import { hashSecretValue } from '../../src/services/auth/passwords.js';

@@ -22,6 +22,7 @@ const deviceTokens: string[] = [];
 let admissionToken: string;
 let pinSetupToken: string;
 let webhookSecret: string;
+let calendarToken: string;
 let unmapped: string[] = [];
 const today = new Date().toISOString().slice(0, 10);
 
@@ -80,7 +81,14 @@ beforeAll(async () => {
   ids.group = (await step('create group', t.api.post('/web-app/groups').set(web()).send({ name: 'Bus route 7', student_ids: [ids.student] }))).id;
   ids.grade = (await step('create grade', t.api.post('/web-app/grades').set(web()).send({ name: 'Class 5-B', class_teacher_id: ids.staff }))).id;
   ids.notice = (await step('create notice', t.api.post('/web-app/noticeboard').set(web()).send({ notice_title: 'School closed on Friday', notice_desc: 'For the regional holiday.', notice_type: 'holiday' }))).id;
-  ids.activity = (await step('create activity', t.api.post('/teachers-app/activities').set(bearer(tokens.staff)).send({ school_id: a.schoolId, title: 'Sports day', description: 'On the main ground', activity_type: 'event' }))).id;
+  const slip = { questions: [{ id: 'ok', type: 'consent', label: 'I allow my child to take part' }, { id: 'shirt', type: 'choice', label: 'Shirt size', options: [{ id: 's', label: 'Small', capacity: 10 }, { id: 'm', label: 'Medium' }] }] };
+  const activity = await step('create activity', t.api.post('/teachers-app/activities').set(bearer(tokens.staff)).send({
+    school_id: a.schoolId, title: 'Sports day', description: 'On the main ground', activity_type: 'event', starts_at: `${today}T04:00:00Z`, location: 'Main ground', form: slip,
+  }));
+  ids.activity = activity.id;
+  ids.form = activity.form.id;
+  ids.response = (await step('respond to the form', t.api.post(`/parent-app/forms/${ids.form}/responses`).set(bearer(tokens.parent)).send({ student_id: ids.student, answers: { ok: 'agree', shirt: 's' }, signature: 'Ravi Rao' }))).id;
+  calendarToken = /\/calendar\/([^/]+)\.ics$/.exec((await step('calendar feed', t.api.post('/parent-app/calendar/feed').set(bearer(tokens.parent)))).url)![1]!;
   ids.writeTo = (await step('create write-to', t.api.post('/parent-app/write-to').set(bearer(tokens.parent)).send({ student_id: ids.student, type: 'query', subject: 'Bus timing', message: 'When does the bus leave?' }))).id;
   await step('staff reply', t.api.post(`/teachers-app/write-to/${ids.writeTo}/reply`).set(bearer(tokens.staff)).send({ message: 'At half past three.' }));
   await step('parent reply', t.api.post(`/parent-app/write-to/${ids.writeTo}/reply`).set(bearer(tokens.parent)).send({ message: 'Thank you.' }));
@@ -128,14 +136,16 @@ function pathFor(route: RegisteredRoute, caller: Caller): string | null {
       const name = segment.slice(1);
       const before = segments[i - 1]!;
       if (name === 'type') return 'activity';
+      if (name === 'token.ics') return `${calendarToken}.ics`;
       if (name === 'id' && before === ':type') return String(ids.activity);
       const byResource: Record<string, number | undefined> = {
         staff: ids.staff, designations: ids.designation, grades: ids.grade, students: ids.student, 'write-to': ids.writeTo,
         activities: ids.activity, noticeboard: ids.notice, diary: ids.diary, comments: ids.comment, admins: ids.admin_it_contact, groups: ids.group, webhooks: ids.webhook,
-        sessions: ids[`session_${caller}`],
+        parents: ids.parent,
+        sessions: ids[`session_${caller}`], forms: ids.form, responses: ids.response,
       };
       const value = byResource[before];
-      if (name !== 'id' || value === undefined) mapped = false;
+      if (!['id', 'form_id'].includes(name) || value === undefined) mapped = false;
       return String(value);
     })
     .join('/');
@@ -147,6 +157,8 @@ function queryFor(route: RegisteredRoute): Record<string, string> {
   const shape = (route.spec.query as { shape?: Record<string, unknown> } | undefined)?.shape ?? {};
   const known: Record<string, string> = {
     school_id: a.schoolId, student_id: String(ids.student), date: today, from: '2000-01-01', to: '2100-01-01', grade: '5', admission_token: admissionToken,
+    // A calendar takes at most 366 days.
+    ...(route.path.endsWith('/calendar') ? { from: today, to: today } : {}),
   };
   return Object.fromEntries(Object.keys(shape).filter((k) => k in known).map((k) => [k, known[k]!]));
 }

@@ -3,8 +3,8 @@ import type { Model, ModelStatic } from 'sequelize';
 import { z } from 'zod';
 import type { RegisteredRoute } from '../../src/api/route.js';
 import {
-  Activity, AdminUser, allModels, Attendance, Comment, Designation, DiaryEntry, Grade, Group, GroupMember, Notice, Notification, Reaction, StaffStudent, Webhook,
-  WebhookDelivery, WriteToReply, WriteToRequest,
+  Activity, AdminUser, allModels, Attendance, Comment, Designation, DiaryEntry, Form, FormResponse, Grade, Group, GroupMember, Notice, Notification, Reaction,
+  StaffStudent, Webhook, WebhookDelivery, WriteToReply, WriteToRequest,
 } from '../../src/models/index.js';
 import type { UserType } from '../../src/models/session.js';
 import { issueSession } from '../../src/services/auth/sessions.js';
@@ -50,6 +50,9 @@ const idBySegment: Record<string, () => number> = {
   grades: () => A.grade,
   groups: () => A.group,
   webhooks: () => A.webhook,
+  forms: () => A.form,
+  responses: () => A.response,
+  parents: () => A.parent,
 };
 
 /** A's ids put into any body or query field that names a record. */
@@ -144,7 +147,12 @@ beforeAll(async () => {
   const ta = await staffMember(aSchool, { name: `${MARK} teacher`, designation: 'Principal' });
   await StaffStudent.create({ school_id: aSchool, staff_id: ta.id, student_id: sa.id });
   const admin = await AdminUser.create({ school_id: aSchool, name: `${MARK} admin`, email: `zz-${aSchool}@x.example`, password_hash: 'x', role: 'admin' });
-  const activity = await Activity.create({ school_id: aSchool, title: `${MARK} activity`, description: MARK, staff_id: ta.id, status: 'published' });
+  const activity = await Activity.create({
+    school_id: aSchool, title: `${MARK} activity`, description: MARK, staff_id: ta.id, status: 'published', activity_type: 'event', starts_at: new Date(), span_end: new Date(Date.now() + 3_600_000), location: MARK,
+  });
+  const form = await Form.create({ school_id: aSchool, entity_type: 'activity', entity_id: activity.id, questions: [{ id: 'q', type: 'text', label: `${MARK} question`, required: false }], counts: {} });
+  await Activity.update({ form_id: form.id }, { where: { id: activity.id } });
+  const response = await FormResponse.create({ school_id: aSchool, form_id: form.id, parent_id: pa.id, student_id: sa.id, respondent: `student:${sa.id}`, answers: { q: MARK }, submitted_at: new Date() });
   await Activity.create({ school_id: aSchool, title: `${MARK} targeted`, staff_id: ta.id, student_id: sa.id, status: 'published' });
   const notice = await Notice.create({ school_id: aSchool, notice_title: `${MARK} notice`, notice_desc: MARK, is_important: true, published_at: new Date() });
   const writeTo = await WriteToRequest.create({ school_id: aSchool, parent_id: pa.id, student_id: sa.id, type: 'query', subject: `${MARK} subject`, message: MARK });
@@ -165,7 +173,7 @@ beforeAll(async () => {
   });
   Object.assign(A, {
     parent: pa.id, student: sa.id, staff: ta.id, admin: admin.id, activity: activity.id, notice: notice.id, writeTo: writeTo.id,
-    comment: comment.id, diary: diary.id, designation: designation.id, grade: grade.id, group: group.id, webhook: webhook.id,
+    comment: comment.id, diary: diary.id, designation: designation.id, grade: grade.id, group: group.id, webhook: webhook.id, form: form.id, response: response.id,
   });
   users.A = { parent: pa.id, staff: ta.id, admin: a.adminId };
   A.session = (await issueSession(t.ctx, { type: 'parent', id: pa.id, schoolId: aSchool }, { device_name: `${MARK} phone` })).session_id;
@@ -224,7 +232,7 @@ describe('tenant isolation matrix', () => {
       const res = await t.api.get(route.path).query(query).set(bearer(await token('A', appOf[route.app!]!)));
       if (JSON.stringify(res.body).includes(MARK)) seen.add(route.path);
     }
-    expect([...seen]).toEqual(expect.arrayContaining(['/parent-app/activities', '/parent-app/noticeboard', '/web-app/students', '/web-app/staff', '/teachers-app/write-to']));
+    expect([...seen]).toEqual(expect.arrayContaining(['/parent-app/activities', '/parent-app/noticeboard', '/web-app/students', '/web-app/staff', '/teachers-app/write-to', '/web-app/write-to', '/parent-app/calendar', '/teachers-app/calendar']));
   }, 300_000);
 
   it("leaves every row of school A as it was", async () => {

@@ -5,8 +5,9 @@ import {
 } from '../../services/activities/activities.js';
 import type { Routers } from '../routers.js';
 import { audienceView, idParam, schoolIdField, timestamp } from '../../services/schemas.js';
+import { formExample, parentFormView, staffFormView } from '../forms/form-views.js';
 
-const activityView = z.object({
+export const activityView = z.object({
   id: z.number(),
   school_id: z.string(),
   title: z.string(),
@@ -22,7 +23,14 @@ const activityView = z.object({
   published_at: timestamp().nullable().describe('When it was first published (and pushed)'),
   created_at: timestamp(),
   updated_at: timestamp(),
+  starts_at: timestamp().nullable().describe('An event\'s start (an all-day event: the start of its first day in the school\'s time zone)'),
+  ends_at: timestamp().nullable(),
+  all_day: z.boolean(),
+  location: z.string().nullable(),
+  form: staffFormView.nullable().describe('Its permission slip, sign-up or RSVP; null without one'),
 });
+/** An activity as the parent is shown it: with their read and their own responses to its form. */
+export const parentActivityView = activityView.extend({ read_at: timestamp().nullable(), form: parentFormView.nullable() });
 
 export function registerActivityRoutes(r: Routers): void {
   r.parent.route(
@@ -34,7 +42,7 @@ export function registerActivityRoutes(r: Routers): void {
         'in one of its grades or in one of its groups. Each item carries `read_at` (null while unread); of an audience\'s named students a parent ' +
         'sees only their own children. `student_id` narrows the feed to that child (and the school-wide activities); another family\'s child ' +
         'answers 403. `limit` defaults to 20, at most 100.',
-      response: z.array(activityView.extend({ read_at: timestamp().nullable() })), errors: [403],
+      response: z.array(parentActivityView), errors: [403],
     },
     async ({ ctx, principal, query }) => ({ data: await parentFeed(ctx, principal, query) }),
   );
@@ -43,7 +51,7 @@ export function registerActivityRoutes(r: Routers): void {
       method: 'get', path: '/activities/:id', params: idParam,
       summary: 'One activity of the parent\'s feed (what a push opens)',
       description: 'The activity as the feed shows it, with `read_at`. One the feed would not show this parent (another school\'s, outside every child\'s audience, a draft, scheduled, cancelled or deleted) answers 404.',
-      response: activityView.extend({ read_at: timestamp().nullable() }), errors: [404],
+      response: parentActivityView, errors: [404],
     },
     async ({ ctx, principal, params }) => ({ data: await parentActivity(ctx, principal, params.id) }),
   );
@@ -63,9 +71,14 @@ export function registerActivityRoutes(r: Routers): void {
       summary: 'Post an activity (activities.create)',
       description:
         '`status` defaults to published, `activity_type` to announcement. `staff_id`, when sent, must be the caller; a `student_id` must be ' +
-        'a student assigned to the caller (403 otherwise); null or absent means school-wide.',
+        'a student assigned to the caller (403 otherwise); null or absent means school-wide. An event takes `starts_at`, `ends_at`, `all_day` ' +
+        'and `location` (400 naming each one sent for an announcement). A `form` (a permission slip, sign-up or RSVP) is checked whole: ' +
+        'an invalid one is a 400 naming each bad path (`form.questions.0.type`), and nothing is created.',
       response: activityView, errors: [403],
-      example: { school_id: 'greenwood', title: 'Sports day', description: 'Saturday on the main ground', activity_type: 'event', student_id: null, status: 'published' },
+      example: {
+        school_id: 'greenwood', title: 'Science museum trip', description: 'Grade 5 visits the science museum', activity_type: 'event', student_id: null, status: 'published',
+        starts_at: '2026-12-05T09:00:00+05:30', ends_at: '2026-12-05T15:30:00+05:30', location: 'City Science Museum', form: formExample,
+      },
       responseExample: { message: 'Activity created' },
     },
     async ({ ctx, principal, body }) => {
@@ -77,8 +90,12 @@ export function registerActivityRoutes(r: Routers): void {
     {
       method: 'put', path: '/activities/:id', params: idParam, body: activityChangesSchema.extend({ school_id: schoolIdField().optional() }),
       summary: 'Change an activity, its status included (own: activities.create; anyone\'s: activities.manage)',
-      description: 'Any of draft, published and cancelled may follow any other. A deleted activity or another school\'s answers 404.',
-      response: activityView, errors: [404],
+      description:
+        'Any of draft, published and cancelled may follow any other. A deleted activity or another school\'s answers 404. `form` is the whole ' +
+        'definition again (questions and options matched by id), or null to remove a form without responses. Once it has responses, removing a ' +
+        'question or an option, changing a question\'s type or `multiple`, changing `per_student` or setting a capacity below what is taken is 409 ' +
+        'naming the path, and nothing of the update is saved. Making an event an announcement clears its event fields.',
+      response: activityView, errors: [404, 409],
       example: { status: 'cancelled' },
       responseExample: { message: 'Activity updated' },
     },

@@ -5,6 +5,7 @@ import {
 } from '../../services/notices/notices.js';
 import type { Routers } from '../routers.js';
 import { audienceView, idParam, schoolIdField, timestamp } from '../../services/schemas.js';
+import { parentFormView, staffFormView } from '../forms/form-views.js';
 
 const noticeView = z.object({
   id: z.number(),
@@ -22,7 +23,10 @@ const noticeView = z.object({
   published_at: timestamp().nullable(),
   created_at: timestamp(),
   updated_at: timestamp(),
+  form: staffFormView.nullable().describe('Its permission slip, sign-up or RSVP; null without one'),
 });
+/** A notice as the parent is shown it: with their read and their own responses to its form. */
+const parentNoticeView = noticeView.extend({ read_at: timestamp().nullable(), form: parentFormView.nullable() });
 
 const boardOrder = 'Urgent notices first, then important ones, then newest first. `limit` defaults to 20, at most 100.';
 const example = { notice_title: 'School closed on Friday', notice_desc: 'For the regional holiday.', notice_type: 'holiday', is_important: true };
@@ -32,7 +36,7 @@ export function registerNoticeboardRoutes(r: Routers): void {
     {
       method: 'get', path: '/noticeboard', query: noticeBoardQuerySchema, summary: "The school's noticeboard",
       description: `The notices for the whole school and those whose audience holds one of the parent's children, each with \`read_at\` (null while unread). ${boardOrder}`,
-      response: z.array(noticeView.extend({ read_at: timestamp().nullable() })),
+      response: z.array(parentNoticeView),
     },
     async ({ ctx, principal, query }) => ({ data: await listParentNotices(ctx, principal, query) }),
   );
@@ -40,7 +44,7 @@ export function registerNoticeboardRoutes(r: Routers): void {
     {
       method: 'get', path: '/noticeboard/:id', params: idParam, summary: 'One notice of the parent\'s board (what a push opens)',
       description: 'The notice as the board shows it, with `read_at`. One the board would not show this parent (another school\'s, outside every child\'s audience, scheduled or deleted) answers 404.',
-      response: noticeView.extend({ read_at: timestamp().nullable() }), errors: [404],
+      response: parentNoticeView, errors: [404],
     },
     async ({ ctx, principal, params }) => ({ data: await parentNotice(ctx, principal, params.id) }),
   );
@@ -81,8 +85,11 @@ export function registerNoticeboardRoutes(r: Routers): void {
   r.web.route(
     {
       method: 'put', path: '/noticeboard/:id', params: idParam, body: noticeChangesSchema.extend({ school_id: schoolIdField().optional() }),
-      summary: 'Change a notice (super_admin, admin)', description: 'A deleted notice or another school\'s answers 404.',
-      response: noticeView, errors: [403, 404], example: { notice_title: 'School closed on Friday and Saturday', is_important: false },
+      summary: 'Change a notice (super_admin, admin)',
+      description:
+        'A deleted notice or another school\'s answers 404. `form` is the whole definition again, or null to remove a form without responses; ' +
+        'once it has responses, the changes it may not take are 409 naming the path (as for activities).',
+      response: noticeView, errors: [403, 404, 409], example: { notice_title: 'School closed on Friday and Saturday', is_important: false },
       responseExample: { message: 'Notice updated' },
     },
     async ({ ctx, principal, params, body }) => ({ message: 'Notice updated', data: await updateNotice(ctx, principal, params.id, body) }),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { features, levels } from '../../services/access/rbac.js';
 import { rbacInput } from '../../services/staff/designations.js';
 import {
-  assignStudents, createStaff, getStaff, listStaff, newStaffInput, resetStaffPin, staffChangesInput, staffListInput, staffStatuses,
+  assertStaffFound, assignStudents, createStaff, getStaff, listStaff, newStaffInput, resetStaffPin, staffChangesInput, staffListInput, staffStatuses,
   studentIdsInput, toggleStaffArchive, unassignStudents, updateStaff,
 } from '../../services/staff/staff.js';
 import type { Routers } from '../routers.js';
@@ -15,6 +15,11 @@ const staffDetail = staffRow.extend({
   school_id: z.string(),
   rbac: rbacInput,
   effective_rbac: z.record(z.enum(features), z.enum(levels)),
+  permissions: z.array(z.object({
+    feature: z.enum(features), level: z.enum(levels),
+    from: z.enum(['own', 'designation']).nullable().describe('own: the staff member\'s own rbac; designation: the one named; null: neither names the feature'),
+    designation: z.string().nullable(),
+  })).describe('effective_rbac feature by feature, with where each level comes from'),
   addresses: z.array(z.object({ id: z.number(), address_type: z.string(), address: z.string(), city: z.string().nullable(), pincode: z.number().nullable() })),
   student_ids: z.array(z.number()),
   created_at: timestamp(),
@@ -41,7 +46,7 @@ export function registerStaffRoutes(r: Routers): void {
   web.route(
     {
       method: 'post', path: '/staff', status: 201, summary: 'Add a staff member (admin)',
-      description: 'Phone and email are unique within the school (409); the same phone may work at another school.',
+      description: 'Phone and email are unique within the school (409); the same phone may work at another school. `designation` must name one of the school\'s designations (400 naming it otherwise), or be null.',
       body: newStaffInput.extend({ school_id: schoolIdField().optional() }), response: z.object({ id: z.number() }), errors: [409],
       example: {
         name: 'Anita Desai', designation: 'Class Teacher', phone_no: '9876500001', email: 'anita@greenwood.example', pin: '4321',
@@ -62,7 +67,8 @@ export function registerStaffRoutes(r: Routers): void {
   web.route(
     {
       method: 'put', path: '/staff/:id', params: idParam, summary: 'Change a staff member (admin)',
-      description: 'Only the fields sent change. A phone or e-mail another staff member of the school has answers 409.',
+      description: 'Only the fields sent change. An unknown or another school\'s staff member answers 404 whatever the body. A phone or e-mail another staff member of the school has answers 409.',
+      found: ({ principal, params }) => assertStaffFound(principal, params.id),
       body: staffChangesInput.extend({ school_id: schoolIdField().optional() }), response: staffDetail, errors: [404, 409],
       example: { designation: 'Subject Teacher', email: 'anita.desai@greenwood.example' },
       responseExample: { message: 'Staff member updated' },

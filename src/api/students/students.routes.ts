@@ -5,9 +5,10 @@ import {
 } from '../../services/students/students.js';
 import type { Routers } from '../routers.js';
 import { id, idParam, pin, schoolIdField } from '../../services/schemas.js';
+import { createStudent, newStudentInput, newStudentStatuses } from '../../services/students/new-student.js';
 import { registerAdmissionRoutes } from './admission.routes.js';
 import { registerGradeRoutes } from './grades.routes.js';
-import { addressView, studentSummary, studentView } from './student-schemas.js';
+import { addressView, pinSetupView, studentSummary, studentView } from './student-schemas.js';
 
 const guardian = z.object({ father_name: z.string().nullable(), mother_name: z.string().nullable(), phone_no: z.string() });
 
@@ -26,6 +27,33 @@ export function registerStudentRoutes(r: Routers): void {
       }),
     },
     async ({ ctx, principal, query }) => ({ data: await listStudents(ctx, principal, query) }),
+  );
+
+  web.route(
+    {
+      method: 'post', path: '/students', status: 201, summary: 'Add a student with their guardian (super_admin, admin)',
+      description:
+        'The admission form\'s body, its `school_id` optional (another school\'s: 403), with `student.status` `active` (default) or `registered`, ' +
+        'through the admission\'s validation, all or nothing: a bad field is 400 naming it (`student.grade`, `parent.phone_no`, ...), a taken roll number 409. ' +
+        'A phone that has a parent in the school links the student to them (their PIN kept); a new one creates the parent without a PIN and sends ' +
+        'the PIN set-up link by SMS, answered once here as `pin_setup`. No admission record, token or `admission.submitted` event.',
+      body: newStudentInput,
+      response: z.object({
+        student_id: z.number(), parent_id: z.number(), roll_no: z.string(), status: z.enum(newStudentStatuses),
+        pin_setup: pinSetupView.optional().describe('Only for a new parent: their one-time PIN set-up link'),
+      }),
+      errors: [403, 409],
+      example: {
+        student: { student_full_name: 'Asha Rao', gender: 'female', grade: '5', date_of_birth: '2016-04-12', blood_group: 'B+', roll_no: null, status: 'active' },
+        parent: { father_name: 'Ravi Rao', mother_name: 'Meena Rao', phone_no: '9876543210', email: 'ravi@example.com' },
+        addresses: [{ address_type: 'current', address: '12 Lake Rd', city: 'Pune', pincode: 411001 }],
+      },
+      responseExample: {
+        message: 'Student added',
+        data: { student_id: 12, parent_id: 7, roll_no: '42', status: 'active', pin_setup: { url: 'https://school.example/set-pin?token=greenwood.q9X…', expires_at: '2026-11-29T09:30:00.000Z' } },
+      },
+    },
+    async ({ ctx, principal, body }) => ({ message: 'Student added', data: await createStudent(ctx, principal, body) }),
   );
 
   web.route(

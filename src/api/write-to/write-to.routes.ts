@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import {
-  createWriteTo, getParentWriteTo, getStaffWriteTo, listParentWriteTo, listStaffQueue, newWriteToInput, parentReply, replyInput,
-  staffReply, updateWriteTo, writeToChangesInput, writeToListQuery, writeToStatuses, writeToTypes,
+  assertThreadFound, createWriteTo, getParentWriteTo, getStaffWriteTo, listParentWriteTo, listStaffQueue, newWriteToInput, parentReply, replyAuthors, replyInput,
+  schoolReply, updateWriteTo, writeToChangesInput, writeToListQuery, writeToStatuses, writeToTypes,
 } from '../../services/write-to/write-to.js';
+import type { ApiRouter } from '../route.js';
 import type { Routers } from '../routers.js';
 import { idParam, timestamp } from '../../services/schemas.js';
 
@@ -13,7 +14,7 @@ const request = z.object({
   resolved_at: timestamp().nullable(), replies_count: z.number(),
 });
 const reply = z.object({
-  id: z.number(), write_to_id: z.number(), author_type: z.enum(['parent', 'staff']), author_id: z.number(),
+  id: z.number(), write_to_id: z.number(), author_type: z.enum(replyAuthors), author_id: z.number().describe('The parent\'s, staff member\'s or admin user\'s id'),
   author_name: z.string().nullable(), message: z.string(), created_at: timestamp(),
 });
 const thread = request.extend({ replies: z.array(reply).describe('Oldest first') });
@@ -55,10 +56,22 @@ export function registerWriteToRoutes(r: Routers): void {
     async ({ ctx, principal, params, body }) => ({ message: 'Reply sent', data: await parentReply(ctx, principal, params.id, body) }),
   );
 
-  r.teachers.route(
+  for (const [router, who] of [[r.teachers, 'staff'], [r.web, 'admins']] as const) registerQueueRoutes(router, who);
+}
+
+/**
+ * The school's side of the threads: staff in the teachers app (their queue as their rbac gives it),
+ * and the school's admins (super_admin, admin) in the web app, who work the whole queue as staff
+ * with write_to.manage do; an admin's reply has `author_type` admin.
+ */
+function registerQueueRoutes(router: ApiRouter, who: 'staff' | 'admins'): void {
+  const staff = who === 'staff';
+  router.route(
     {
-      method: 'get', path: '/write-to', summary: "The staff member's queue",
-      description: `Requests about students assigned to the caller and requests assigned to the caller; with write_to.manage, the whole school's. ${listDescription}`,
+      method: 'get', path: '/write-to', summary: staff ? "The staff member's queue" : "The school's queue (super_admin, admin)",
+      description: `${staff
+        ? "Requests about students assigned to the caller and requests assigned to the caller; with write_to.manage, the whole school's."
+        : "Every request of the school, with the student's and the parent's names."} ${listDescription}`,
       query: staffQuery, response: z.array(queueItem),
     },
     async ({ ctx, principal, query, res }) => {
@@ -67,25 +80,30 @@ export function registerWriteToRoutes(r: Routers): void {
       return { data: requests };
     },
   );
-  r.teachers.route(
+  router.route(
     { method: 'get', path: '/write-to/:id', params: idParam, summary: 'A request in the caller\'s queue with its replies, oldest first', response: thread, errors: [404] },
     async ({ ctx, principal, params }) => ({ data: await getStaffWriteTo(ctx, principal, params.id) }),
   );
-  r.teachers.route(
+  router.route(
     {
       method: 'post', path: '/write-to/:id/reply', params: idParam, status: 201, summary: 'Reply to a request in the caller\'s queue',
-      description: 'The first staff reply moves an open request to in_progress; the parent is notified. An archived request answers 409.',
+      description: `The first reply from the school (staff or admin) moves an open request to in_progress; the parent is notified. An archived request answers 409.${
+        staff ? '' : ' The reply has `author_type` admin and the admin user\'s id and name.'}`,
       body: replyInput, response: reply, errors: [404, 409],
       example: { message: 'Noted, the leave is approved.' },
     },
-    async ({ ctx, principal, params, body }) => ({ message: 'Reply sent', data: await staffReply(ctx, principal, params.id, body) }),
+    async ({ ctx, principal, params, body }) => ({ message: 'Reply sent', data: await schoolReply(ctx, principal, params.id, body) }),
   );
-  r.teachers.route(
+  router.route(
     {
       method: 'put', path: '/write-to/:id', params: idParam, summary: 'Resolve or assign a request',
-      description: 'Resolving needs write_to.manage or being the assigned staff, and marks a leave\'s dates excused where no mark exists; assigning needs write_to.manage.',
+      description: `${staff
+        ? 'Resolving needs write_to.manage or being the assigned staff; assigning needs write_to.manage.'
+        : '`status: "resolved"` resolves it; `assigned_staff_id` assigns it to an active staff member of the school (null unassigns).'} ` +
+        'Resolving marks a leave\'s dates excused where no mark exists; a resolved or archived request answers 409. An unknown or another school\'s request answers 404 whatever the body.',
+      found: ({ ctx, principal, params }) => assertThreadFound(ctx, principal, params.id),
       body: writeToChangesInput, response: request, errors: [404, 409],
-      example: { status: 'resolved' },
+      example: staff ? { status: 'resolved' } : { assigned_staff_id: 7 },
     },
     async ({ ctx, principal, params, body }) => ({ message: 'Request updated', data: await updateWriteTo(ctx, principal, params.id, body) }),
   );

@@ -38,3 +38,23 @@ export function grants(rbac: Rbac | null | undefined, key: PermissionKey): boole
   const [feature, level] = key.split('.') as [Feature, Level];
   return rank(rbac?.[feature]) >= rank(level);
 }
+
+/** One feature of a staff member's effective permissions and where its level comes from. */
+export interface PermissionSource {
+  feature: Feature;
+  level: Level;
+  /** `own`: the staff member's own rbac; `designation`: the designation named; null: neither names the feature (level none). */
+  from: 'own' | 'designation' | null;
+  designation: string | null;
+}
+
+/** effectiveRbac feature by feature, saying for each whether the level is the staff member's own or their designation's. */
+export function permissionSources(designation: { name: string; rbac: Rbac | null } | null, own: Rbac | null | undefined): PermissionSource[] {
+  return features.map((feature) => {
+    const mine = own?.[feature];
+    if (mine) return { feature, level: mine, from: 'own' as const, designation: null };
+    const theirs = designation?.rbac?.[feature];
+    if (theirs) return { feature, level: theirs, from: 'designation' as const, designation: designation!.name };
+    return { feature, level: 'none' as const, from: null, designation: null };
+  });
+}

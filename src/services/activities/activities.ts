@@ -12,6 +12,9 @@ import {
   audienceColumn, audienceFilterClauses, audienceFromColumn, audienceInput, audiencesOf, audienceVisible, checkAudience, normalizeAudience, saveAudience, type Audience,
 } from '../audiences/audiences.js';
 import { pushToFamilies } from '../audiences/publish.js';
+import { eventColumns, eventFields } from '../calendar/event-fields.js';
+import { formInput } from '../forms/definition.js';
+import { attachForms, saveItemForm, type FormView } from '../forms/forms.js';
 import { emitWebhookEvent, eventData } from '../webhooks/events.js';
 import { offsetOf, paginationOf } from '../pagination.js';
 import { parseInput, required } from '../validation.js';
@@ -35,6 +38,8 @@ export const activityFields = {
   audience: audienceInput,
   /** With status `scheduled`: when the activity publishes itself (and its push goes out). */
   publish_at: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp' }).describe('A future time; the activity stays `scheduled`, hidden from parents, until then'),
+  ...eventFields,
+  form: formInput.nullable(),
 };
 
 export const newActivitySchema = z.object({
@@ -47,6 +52,11 @@ export const newActivitySchema = z.object({
   student_id: activityFields.student_id.optional(),
   audience: activityFields.audience.optional(),
   publish_at: activityFields.publish_at.optional(),
+  starts_at: activityFields.starts_at.optional(),
+  ends_at: activityFields.ends_at.optional(),
+  all_day: activityFields.all_day.optional(),
+  location: activityFields.location.optional(),
+  form: activityFields.form.optional(),
 });
 export type NewActivity = z.input<typeof newActivitySchema>;
 
@@ -59,6 +69,11 @@ export const activityChangesSchema = z.object({
   student_id: activityFields.student_id.optional(),
   audience: activityFields.audience.optional(),
   publish_at: activityFields.publish_at.optional(),
+  starts_at: activityFields.starts_at.optional(),
+  ends_at: activityFields.ends_at.optional(),
+  all_day: activityFields.all_day.optional(),
+  location: activityFields.location.optional(),
+  form: activityFields.form.optional(),
 });
 export type ActivityChanges = z.input<typeof activityChangesSchema>;
 
@@ -104,11 +119,18 @@ export interface ActivityView {
   published_at: string | null;
   created_at: string;
   updated_at: string;
+  /** An event's time and place: null (all_day false) where not set. */
+  starts_at: string | null;
+  ends_at: string | null;
+  all_day: boolean;
+  location: string | null;
   /** In the parent feed: when this parent first read it, null while unread. */
   read_at?: string | null;
+  /** Its form, as the caller is shown it; null without one. */
+  form: FormView | null;
 }
 
-interface ActivityRow {
+export interface ActivityRow {
   id: number;
   school_id: string;
   title: string;
@@ -124,9 +146,14 @@ interface ActivityRow {
   created_at: unknown;
   updated_at: unknown;
   read_at?: unknown;
+  form_id: number | null;
+  starts_at: unknown;
+  ends_at: unknown;
+  all_day: unknown;
+  location: string | null;
 }
 
-const view = (r: ActivityRow, audience: Audience | null = null): ActivityView => ({
+const view = (r: ActivityRow, audience: Audience | null = null): Omit<ActivityView, 'form'> => ({
   id: Number(r.id),
   school_id: r.school_id,
   title: r.title,
@@ -142,29 +169,37 @@ const view = (r: ActivityRow, audience: Audience | null = null): ActivityView =>
   published_at: iso(r.published_at),
   created_at: iso(r.created_at)!,
   updated_at: iso(r.updated_at)!,
+  starts_at: iso(r.starts_at),
+  ends_at: iso(r.ends_at),
+  all_day: Number(r.all_day) === 1,
+  location: r.location ?? null,
   ...(r.read_at !== undefined ? { read_at: iso(r.read_at) } : {}),
 });
 
-/** The rows as views with their audiences, read in one query for the page. */
-async function views(schoolId: string, rows: ActivityRow[]): Promise<ActivityView[]> {
-  const audiences = await audiencesOf(schoolId, 'activity', rows.filter((r) => Number(r.audience_scope) === 1).map((r) => Number(r.id)));
-  return rows.map((r) => view(r, audiences.get(Number(r.id)) ?? null));
+/** The rows as staff and admins see them, with their audiences and forms, each read in one query for the page. */
+export async function staffActivityViews(ctx: AppContext, principal: Principal, rows: ActivityRow[], transaction?: Transaction): Promise<ActivityView[]> {
+  const audiences = await audiencesOf(principal.schoolId, 'activity', rows.filter((r) => Number(r.audience_scope) === 1).map((r) => Number(r.id)), transaction);
+  return attachForms(ctx, principal, rows.map((r) => ({ view: view(r, audiences.get(Number(r.id)) ?? null), formId: r.form_id })), transaction);
 }
 
-const COLUMNS = `a.id, a.school_id, a.title, a.description, a.activity_type, a.status, a.staff_id, s.name AS author_name,
-  a.student_id, a.audience_scope, a.publish_at, a.published_at, a.created_at, a.updated_at`;
-const AUTHOR = 'LEFT JOIN staff s ON s.id = a.staff_id AND s.school_id = a.school_id';
+/** Rows of `parentActivitiesSelect` as the parent is shown them, with their forms and the parent's own responses. */
+export async function parentActivityViews(ctx: AppContext, principal: Principal, rows: Array<ActivityRow & { audience_list: unknown }>): Promise<ActivityView[]> {
+  return attachForms(ctx, principal, rows.map((r) => ({ view: view(r, audienceFromColumn(r.audience_list)), formId: r.form_id })));
+}
+
+export const ACTIVITY_COLUMNS = `a.id, a.school_id, a.title, a.description, a.activity_type, a.status, a.staff_id, s.name AS author_name,
+  a.student_id, a.audience_scope, a.publish_at, a.published_at, a.created_at, a.updated_at, a.form_id, a.starts_at, a.ends_at, a.all_day, a.location`;
+export const AUTHOR = 'LEFT JOIN staff s ON s.id = a.staff_id AND s.school_id = a.school_id';
 const NEWEST = 'ORDER BY a.created_at DESC, a.id DESC';
 
 /** One undeleted activity of the caller's school; anything else (absent, deleted, another school's) is 404. */
 async function findActivity(ctx: AppContext, principal: Principal, id: number, transaction?: Transaction): Promise<ActivityView> {
   const [row] = await ctx.db.sequelize.query<ActivityRow>(
-    `SELECT ${COLUMNS} FROM activities a ${AUTHOR} WHERE a.id = :id AND a.school_id = :school AND a.deleted_status = 0`,
+    `SELECT ${ACTIVITY_COLUMNS} FROM activities a ${AUTHOR} WHERE a.id = :id AND a.school_id = :school AND a.deleted_status = 0`,
     { replacements: { id, school: principal.schoolId }, type: QueryTypes.SELECT, transaction },
   );
   if (!row) throw notFound('Activity');
-  const audience = Number(row.audience_scope) === 1 ? (await audiencesOf(principal.schoolId, 'activity', [id], transaction)).get(id) ?? null : null;
-  return view(row, audience);
+  return (await staffActivityViews(ctx, principal, [row], transaction))[0]!;
 }
 
 /**
@@ -239,9 +274,11 @@ export async function createActivity(ctx: AppContext, principal: Principal, inpu
   const data = parseInput(newActivitySchema, input);
   const staffId = await authorOf(principal, data.staff_id);
   const planned = schedule(data.status, data.publish_at);
+  const event = await eventColumns(principal.schoolId, data);
   return ctx.db.sequelize.transaction(async (transaction) => {
     const audience = (await requestedAudience(principal, data, transaction)) ?? null;
     const created = await Activity.create({
+      ...event,
       school_id: principal.schoolId,
       title: data.title,
       description: data.description ?? null,
@@ -253,6 +290,7 @@ export async function createActivity(ctx: AppContext, principal: Principal, inpu
       audience_scope: audience ? 1 : 0,
     }, { transaction });
     await saveAudience(principal.schoolId, 'activity', created.id, audience, transaction);
+    await saveItemForm(ctx, principal.schoolId, 'activity', created.id, data.form, transaction);
     await publishActivity(ctx, principal, created.id, transaction);
     return findActivity(ctx, principal, created.id, transaction);
   });
@@ -269,16 +307,21 @@ export async function updateActivity(ctx: AppContext, principal: Principal, id: 
   if (data.staff_id !== undefined && principal.type === 'staff' && data.staff_id !== principal.userId) {
     throw forbidden('staff_id must be your own id');
   }
-  const { staff_id: _author, audience: _audience, student_id: _student, publish_at: publishAt, ...rest } = data;
+  const { staff_id: _author, audience: _audience, student_id: _student, publish_at: publishAt, form, starts_at: _s, ends_at: _e, all_day: _d, location: _l, ...rest } = data;
   if (Object.values(data).every((v) => v === undefined)) throw badRequest('Send at least one field to change');
   const current = await findActivity(ctx, principal, id);
   requireEditRights(principal, current);
   if (current.published_at && (publishAt !== undefined || data.status === 'scheduled')) throw conflict('A published activity cannot be scheduled again');
   const planned = data.status !== undefined || publishAt !== undefined ? schedule(data.status, publishAt, current) : { status: undefined, publish_at: undefined };
   const patch = { ...rest, ...(planned.status !== undefined ? { status: planned.status } : {}), ...(planned.publish_at ? { publish_at: planned.publish_at } : {}) };
+  const stored = { ...current, starts_at: current.starts_at ? new Date(current.starts_at) : null, ends_at: current.ends_at ? new Date(current.ends_at) : null };
+  const event = await eventColumns(principal.schoolId, data, stored);
   return ctx.db.sequelize.transaction(async (transaction) => {
     const audience = await requestedAudience(principal, data, transaction);
-    const fields = { ...patch, ...(audience !== undefined ? { student_id: soleStudent(audience), audience_scope: audience ? 1 : 0 } : {}) };
+    const formId = await saveItemForm(ctx, principal.schoolId, 'activity', id, form, transaction);
+    const fields = {
+      ...patch, ...event, ...(audience !== undefined ? { student_id: soleStudent(audience), audience_scope: audience ? 1 : 0 } : {}), ...(formId !== undefined ? { form_id: formId } : {}),
+    };
     // Sequelize leaves out the fields that were not sent.
     const [affected] = await Activity.update(fields, { where: { id, school_id: principal.schoolId, deleted_status: 0 }, transaction });
     // Deleted between the read and the write.
@@ -322,10 +365,10 @@ export async function listTeacherActivities(ctx: AppContext, principal: Principa
   }
   clauses.push(...audienceFilterClauses('a', 'activity', { grade, group_id }, params));
   const rows = await ctx.db.select<ActivityRow>(
-    `SELECT ${COLUMNS} FROM activities a ${AUTHOR} WHERE ${clauses.join(' AND ')} ${NEWEST} LIMIT :limit OFFSET :offset`,
+    `SELECT ${ACTIVITY_COLUMNS} FROM activities a ${AUTHOR} WHERE ${clauses.join(' AND ')} ${NEWEST} LIMIT :limit OFFSET :offset`,
     params,
   );
-  return views(principal.schoolId, rows);
+  return staffActivityViews(ctx, principal, rows);
 }
 
 /**
@@ -351,16 +394,21 @@ export async function parentFeed(ctx: AppContext, principal: Principal, input: P
     params.type = query.activity_type;
   }
   const rows = await ctx.db.select<ActivityRow & { audience_list: unknown }>(parentFeedSql(ctx.db.dialect === 'mysql', { oneChild: query.student_id !== undefined, type }), params);
-  return rows.map((r) => view(r, audienceFromColumn(r.audience_list)));
+  return parentActivityViews(ctx, principal, rows);
 }
 
 /**
- * The parent feed's statement (also the benchmark ceilings'): the page of published activities the
- * parent may see, each with their first read of it (the item_reads_uq key) and its audience.
+ * Activities as the parent `:parent` is shown them: each with their first read of it (the
+ * item_reads_uq key) and its audience, for the caller's WHERE (which must keep to `:school`).
  */
+export function parentActivitiesSelect(mysql: boolean, index = ''): string {
+  return `SELECT ${ACTIVITY_COLUMNS}, r.read_at, ${audienceColumn('a', 'activity', mysql)} FROM activities a ${index} ${AUTHOR}
+      LEFT JOIN item_reads r ON r.school_id = a.school_id AND r.entity_type = 'activity' AND r.entity_id = a.id AND r.parent_id = :parent`;
+}
+
+/** The parent feed's statement (also the benchmark ceilings'): the page of published activities the parent may see. */
 export function parentFeedSql(mysql: boolean, options: { oneChild: boolean; type: string }): string {
-  return `SELECT ${COLUMNS}, r.read_at, ${audienceColumn('a', 'activity', mysql)} FROM activities a ${mysql ? 'FORCE INDEX (activities_feed)' : ''} ${AUTHOR}
-      LEFT JOIN item_reads r ON r.school_id = a.school_id AND r.entity_type = 'activity' AND r.entity_id = a.id AND r.parent_id = :parent
+  return `${parentActivitiesSelect(mysql, mysql ? 'FORCE INDEX (activities_feed)' : '')}
       WHERE a.school_id = :school AND a.status = 'published' AND a.deleted_status = 0 AND ${audienceVisible('a', 'activity', options.oneChild)} ${options.type}
       ${NEWEST} LIMIT :limit OFFSET :offset`;
 }
@@ -369,13 +417,12 @@ export function parentFeedSql(mysql: boolean, options: { oneChild: boolean; type
 export async function parentActivity(ctx: AppContext, principal: Principal, id: number): Promise<ActivityView & { read_at: string | null }> {
   if (principal.type !== 'parent') throw forbidden('The activity feed is for parents');
   const [row] = await ctx.db.select<ActivityRow & { audience_list: unknown }>(
-    `SELECT ${COLUMNS}, r.read_at, ${audienceColumn('a', 'activity', ctx.db.dialect === 'mysql')} FROM activities a ${AUTHOR}
-       LEFT JOIN item_reads r ON r.school_id = a.school_id AND r.entity_type = 'activity' AND r.entity_id = a.id AND r.parent_id = :parent
+    `${parentActivitiesSelect(ctx.db.dialect === 'mysql')}
       WHERE a.school_id = :school AND a.id = :id AND a.status = 'published' AND a.deleted_status = 0 AND ${audienceVisible('a', 'activity', false)}`,
     { school: principal.schoolId, parent: principal.userId, id },
   );
   if (!row) throw notFound('Activity');
-  return view(row, audienceFromColumn(row.audience_list)) as ActivityView & { read_at: string | null };
+  return (await parentActivityViews(ctx, principal, [row]))[0] as ActivityView & { read_at: string | null };
 }
 
 /** The web admins' list: every undeleted activity of the school (drafts included), newest first, with the total. */
@@ -385,8 +432,8 @@ export async function listWebActivities(ctx: AppContext, principal: Principal, i
   const params: Record<string, unknown> = { school: principal.schoolId, limit: query.limit, offset: offsetOf(query) };
   const where = ['a.school_id = :school', 'a.deleted_status = 0', ...audienceFilterClauses('a', 'activity', query, params)].join(' AND ');
   const [rows, [count]] = await Promise.all([
-    ctx.db.select<ActivityRow>(`SELECT ${COLUMNS} FROM activities a ${AUTHOR} WHERE ${where} ${NEWEST} LIMIT :limit OFFSET :offset`, params),
+    ctx.db.select<ActivityRow>(`SELECT ${ACTIVITY_COLUMNS} FROM activities a ${AUTHOR} WHERE ${where} ${NEWEST} LIMIT :limit OFFSET :offset`, params),
     ctx.db.select<{ total: number }>(`SELECT COUNT(*) AS total FROM activities a WHERE ${where}`, params),
   ]);
-  return { records: await views(principal.schoolId, rows), pagination: paginationOf(Number(count?.total ?? 0), query) };
+  return { records: await staffActivityViews(ctx, principal, rows), pagination: paginationOf(Number(count?.total ?? 0), query) };
 }

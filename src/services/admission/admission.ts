@@ -1,15 +1,16 @@
 import { QueryTypes, UniqueConstraintError, type Transaction } from 'sequelize';
 import { z } from 'zod';
-import { email, name, phone, pin, schoolIdField } from '../schemas.js';
+import { pin, schoolIdField } from '../schemas.js';
 import type { AppContext } from '../../context.js';
 import { day, iso, writeIn } from '../../db.js';
 import { conflict, fieldError, notFound } from '../../errors.js';
 import { Address, Admission, Parent, Student } from '../../models/index.js';
+import type { StudentStatus } from '../../models/student.js';
 import { enqueue, type OutboxItem } from '../../push/outbox.js';
 import { hashSecretValue } from '../auth/passwords.js';
 import { endUserSessions } from '../auth/sessions.js';
 import { hashSecret, newSecret } from '../auth/tokens.js';
-import { findOrCreateParentByPhone, parentPhoneRace, type ParentFields } from '../parents/parents.js';
+import { findOrCreateParentByPhone, parentFields, parentPhoneRace, type ParentFields } from '../parents/parents.js';
 import { transactionWithRetry, violates } from '../transactions.js';
 import { SCHOOL_ID_PATTERN } from '../schools/schools.js';
 import { addressInput } from '../staff/staff.js';
@@ -26,19 +27,12 @@ const keys = {
   admission_token: z.string().min(1).max(300).describe('Given by the admission form'),
 };
 
-export const admissionParentFields = {
-  father_name: name().nullable().optional(),
-  mother_name: name().nullable().optional(),
-  phone_no: phone().describe('Links the child to the parent of this phone in the school, created when there is none'),
-  email: email().nullable().optional(),
-};
-
 const addressList = () => z.array(addressInput).max(10);
 
 export const admissionInput = z.object({
   school_id: schoolIdField(),
   student: z.object({ ...studentFields, roll_no: rollNoInput().nullable().optional().describe('Unique in the school; the next free number when not given') }),
-  parent: z.object(admissionParentFields),
+  parent: z.object(parentFields),
   addresses: addressList().default([]),
 });
 
@@ -53,7 +47,7 @@ export const admissionUpdateInput = z.discriminatedUnion('section', [
       date_of_birth: studentFields.date_of_birth, blood_group: studentFields.blood_group,
     }),
   }),
-  z.object({ ...keys, section: z.literal('parent'), data: sectionFields({ ...admissionParentFields, phone_no: admissionParentFields.phone_no.optional() }) }),
+  z.object({ ...keys, section: z.literal('parent'), data: sectionFields({ ...parentFields, phone_no: parentFields.phone_no.optional() }) }),
   z.object({
     ...keys,
     section: z.literal('addresses'),
@@ -117,8 +111,8 @@ export function pinSetupMessage(
 }
 
 /** The set-up link goes out by SMS through the outbox, in the transaction that created the parent. */
-async function sendPinSetup(schoolName: string, parent: Parent, studentId: number, setup: PinSetup, transaction: Transaction) {
-  await enqueue([pinSetupMessage(schoolName, parent, studentId, setup, "your child's admission form was received")], transaction);
+async function sendPinSetup(schoolName: string, parent: Parent, studentId: number, setup: PinSetup, transaction: Transaction, why = "your child's admission form was received") {
+  await enqueue([pinSetupMessage(schoolName, parent, studentId, setup, why)], transaction);
 }
 
 /** The next free numeric roll number of the school; a concurrent admission taking it too loses on the unique key and retries. */
@@ -135,6 +129,66 @@ const addressRows = (schoolId: string, studentId: number, addresses: AdmissionAd
     school_id: schoolId, owner_type: 'student' as const, owner_id: studentId, address_type: a.address_type, address: a.address,
     city: a.city ?? null, pincode: a.pincode ?? null,
   }));
+
+export type Enrolment = z.output<typeof admissionInput>;
+
+/**
+ * A student with their guardian and addresses, in the caller's transaction: the parent is found by
+ * phone (their PIN kept), or created without one, their set-up link going out by SMS (`why` says
+ * how the school came to know them). The roll number is the next free one when none is given.
+ */
+async function enrol(
+  ctx: AppContext, school: { id: string; name: string }, input: Pick<Enrolment, 'student' | 'parent' | 'addresses'>, status: StudentStatus, setup: PinSetup,
+  why: string | undefined, transaction: Transaction,
+): Promise<{ student: Student; parent: Parent; created: boolean }> {
+  await assertGrade(school.id, input.student.grade, transaction, 'student.grade');
+  const { parent, created } = await findOrCreateParentByPhone(
+    school.id,
+    input.parent.phone_no,
+    { father_name: input.parent.father_name ?? null, mother_name: input.parent.mother_name ?? null, email: input.parent.email ?? null, ...setup.fields },
+    transaction,
+  );
+  const s = input.student;
+  const student = await Student.create(
+    {
+      school_id: school.id, parent_id: parent.id, student_full_name: s.student_full_name, gender: s.gender ?? null, grade: s.grade,
+      date_of_birth: s.date_of_birth ?? null, blood_group: s.blood_group ?? null, phone_no: parent.phone_no,
+      roll_no: s.roll_no || (await nextRollNo(ctx, school.id, transaction)), status,
+    },
+    { transaction },
+  );
+  if (input.addresses.length > 0) await Address.bulkCreate(addressRows(school.id, student.id, input.addresses), { transaction });
+  if (created) await sendPinSetup(school.name, parent, student.id, setup, transaction, why);
+  return { student, parent, created };
+}
+
+/**
+ * Runs an enrolment in one transaction, again when a concurrent one took its parent's phone or its
+ * automatic roll number first; a roll number given and taken is 409 naming `rollNoField`.
+ */
+export async function enrolWithRetry<T>(
+  ctx: AppContext, input: Pick<Enrolment, 'student'>, work: (transaction: Transaction) => Promise<T>, rollNoField = 'student.roll_no',
+): Promise<T> {
+  const autoRoll = !input.student.roll_no;
+  const race = (err: UniqueConstraintError) => parentPhoneRace(err) || (autoRoll && violates(err, 'students_school_roll_uq', 'students.roll_no'));
+  try {
+    return await transactionWithRetry(ctx, work, race);
+  } catch (err) {
+    throw rollNoConflict(err, rollNoField);
+  }
+}
+
+/** A student the school office adds, with their guardian (POST /web-app/students and the console's New student). */
+export async function enrolByOffice(
+  ctx: AppContext, schoolId: string, input: Pick<Enrolment, 'student' | 'parent' | 'addresses'>, status: StudentStatus,
+): Promise<{ student: Student; parent: Parent; pin_setup?: PinSetupLink }> {
+  const school = await assertSchoolOpen(schoolId);
+  const setup = newPinSetup(ctx, schoolId);
+  return enrolWithRetry(ctx, input, async (transaction) => {
+    const { student, parent, created } = await enrol(ctx, school, input, status, setup, 'the school office added your child', transaction);
+    return { student, parent, ...(created ? { pin_setup: { url: setup.url, expires_at: setup.expires_at } } : {}) };
+  });
+}
 
 export interface AdmissionResult {
   student_id: number;
@@ -157,46 +211,22 @@ export async function submitAdmission(ctx: AppContext, raw: AdmissionInput): Pro
   const school = await assertSchoolOpen(schoolId);
   const admissionSecret = newSecret();
   const setup = newPinSetup(ctx, schoolId);
-  const autoRoll = !input.student.roll_no;
-  // A parent created or a roll number taken by a concurrent admission: start again on a fresh snapshot.
-  const race = (err: UniqueConstraintError) => parentPhoneRace(err) || (autoRoll && violates(err, 'students_school_roll_uq', 'students.roll_no'));
-  try {
-    return await transactionWithRetry(ctx, async (transaction) => {
-      await assertGrade(schoolId, input.student.grade, transaction, 'student.grade');
-      const { parent, created } = await findOrCreateParentByPhone(
-        schoolId,
-        input.parent.phone_no,
-        { father_name: input.parent.father_name ?? null, mother_name: input.parent.mother_name ?? null, email: input.parent.email ?? null, ...setup.fields },
-        transaction,
-      );
-      const s = input.student;
-      const student = await Student.create(
-        {
-          school_id: schoolId, parent_id: parent.id, student_full_name: s.student_full_name, gender: s.gender ?? null, grade: s.grade,
-          date_of_birth: s.date_of_birth ?? null, blood_group: s.blood_group ?? null, phone_no: parent.phone_no,
-          roll_no: s.roll_no || (await nextRollNo(ctx, schoolId, transaction)), status: 'registered',
-        },
-        { transaction },
-      );
-      if (input.addresses.length > 0) await Address.bulkCreate(addressRows(schoolId, student.id, input.addresses), { transaction });
-      const admission = await Admission.create(
-        { school_id: schoolId, student_id: student.id, parent_id: parent.id, token_hash: hashSecret(admissionSecret), submitted: { ...input } },
-        { transaction },
-      );
-      if (created) await sendPinSetup(school.name, parent, student.id, setup, transaction);
-      await emitWebhookEvent(schoolId, 'admission.submitted', eventData('admission', admission.id, await applicationView(admission, transaction)), transaction);
-      return {
-        student_id: student.id,
-        parent_id: parent.id,
-        roll_no: student.roll_no,
-        status: 'registered' as const,
-        admission_token: schoolToken(schoolId, admissionSecret),
-        ...(created ? { pin_setup: { url: setup.url, expires_at: setup.expires_at } } : {}),
-      };
-    }, race);
-  } catch (err) {
-    throw rollNoConflict(err, 'student.roll_no');
-  }
+  return enrolWithRetry(ctx, input, async (transaction) => {
+    const { student, parent, created } = await enrol(ctx, school, input, 'registered', setup, undefined, transaction);
+    const admission = await Admission.create(
+      { school_id: schoolId, student_id: student.id, parent_id: parent.id, token_hash: hashSecret(admissionSecret), submitted: { ...input } },
+      { transaction },
+    );
+    await emitWebhookEvent(schoolId, 'admission.submitted', eventData('admission', admission.id, await applicationView(admission, transaction)), transaction);
+    return {
+      student_id: student.id,
+      parent_id: parent.id,
+      roll_no: student.roll_no,
+      status: 'registered' as const,
+      admission_token: schoolToken(schoolId, admissionSecret),
+      ...(created ? { pin_setup: { url: setup.url, expires_at: setup.expires_at } } : {}),
+    };
+  });
 }
 
 async function findAdmission(schoolId: string, token: string, transaction?: Transaction): Promise<Admission> {

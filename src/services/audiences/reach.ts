@@ -11,6 +11,7 @@ import { parseInput } from '../validation.js';
 import { audienceChildren, type AudienceEntity } from './audiences.js';
 import { pushToFamilies } from './publish.js';
 import { recordAudit } from '../audit/audit.js';
+import { reminderFamilies } from '../forms/missing.js';
 
 /** One reminder an hour per item at most. */
 export const REMINDER_GAP_MS = 60 * 60_000;
@@ -121,17 +122,24 @@ export async function itemReach(ctx: AppContext, principal: Principal, entity: A
   };
 }
 
+/** The item's families that have not read it. */
+async function unreadFamilies(ctx: AppContext, schoolId: string, entity: AudienceEntity, item: Item): Promise<number[]> {
+  const children = await audienceChildren(ctx, schoolId, entity, item.id, item.scope);
+  const read = await readers(ctx, schoolId, entity, item.id);
+  return [...new Set(children.map((c) => c.parent_id))].filter((p) => !read.has(p));
+}
+
 /**
- * A reminder to the families that have not read a published item: one push to each of their devices
- * (event `reminder`). At most one an hour per item, claimed by a conditional update (429 with
- * Retry-After otherwise), written with its pushes in one transaction. Answers the records written.
+ * A reminder to the families that have not read a published item or, when it has a form, to those
+ * still missing a response (read or not): one push to each of their devices (event `reminder`). At
+ * most one an hour per item, claimed by a conditional update (429 with Retry-After otherwise),
+ * written with its pushes in one transaction. Answers the records written.
  */
 export async function remindUnread(ctx: AppContext, principal: Principal, entity: AudienceEntity, id: number): Promise<{ queued: number }> {
   const item = await itemFor(ctx, principal, entity, id);
   if (!item.published) throw new AppError('CONFLICT', 'Only a published item can be reminded');
-  const children = await audienceChildren(ctx, principal.schoolId, entity, item.id, item.scope);
-  const read = await readers(ctx, principal.schoolId, entity, id);
-  const unread = [...new Set(children.map((c) => c.parent_id))].filter((p) => !read.has(p));
+  const missing = await reminderFamilies(ctx, principal.schoolId, entity, item.id, item.scope);
+  const families = missing ?? (await unreadFamilies(ctx, principal.schoolId, entity, item));
   const now = new Date();
   return ctx.db.sequelize.transaction(async (transaction) => {
     const [, claimed] = (await ctx.db.sequelize.query(
@@ -145,8 +153,9 @@ export async function remindUnread(ctx: AppContext, principal: Principal, entity
     }
     await recordAudit([{ schoolId: principal.schoolId, action: `${entity}.remind`, entityType: entity, entityId: id, changes: { reminded_at: [iso(item.reminded_at) ?? null, now.toISOString()] } }], transaction);
     const queued = await pushToFamilies(ctx, { schoolId: principal.schoolId, entity, id, scope: item.scope }, {
-      event: 'reminder', entity_type: entity, entity_id: id, title: `Reminder: ${item.title}`.slice(0, 200), body: 'You have not read this yet.',
-    }, transaction, unread);
+      event: 'reminder', entity_type: entity, entity_id: id, title: `Reminder: ${item.title}`.slice(0, 200),
+      body: missing ? 'Your response is still missing.' : 'You have not read this yet.',
+    }, transaction, families);
     return { queued };
   });
 }

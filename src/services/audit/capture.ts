@@ -3,8 +3,8 @@ import { Op } from 'sequelize';
 import { jsonColumnsOf } from '../../models/columns.js';
 import type { AuditEntityType } from '../../models/audit-event.js';
 import {
-  Activity, Address, AdminUser, Admission, Attendance, AudienceTarget, Comment, DiaryEntry, Designation, Grade, Group, GroupMember, Notice, Notification,
-  NotificationPreference, Parent, Reaction, School, Session, Staff, StaffStudent, Student, Webhook, WriteToReply, WriteToRequest,
+  Activity, Address, AdminUser, Admission, Attendance, AudienceTarget, CalendarFeed, Comment, DiaryEntry, Designation, Form, FormResponse, Grade, Group, GroupMember,
+  Notice, Notification, NotificationPreference, Parent, Reaction, School, Session, Staff, StaffStudent, Student, Webhook, WriteToReply, WriteToRequest,
 } from '../../models/index.js';
 import { concealedMessage } from '../notifications/notifications.js';
 import { diff, recordAudit, REDACTED, type AuditEntry, type Changes } from './audit.js';
@@ -60,6 +60,9 @@ const audited = new Map<ModelStatic<Model>, Audited>([
     verb: (kind, c) => (kind === 'update' && went(c, 'status', (_b, a) => a === 'published') ? 'publish' : softDelete('deleted_status')(kind, c)),
   }],
   [Notice, { entity: 'noticeboard', verb: softDelete('notice_deleted') }],
+  [Form, { entity: 'form', verb: (kind, c) => (kind === 'update' && went(c, 'closed_at', (b, a) => b === null && a !== null) ? 'close' : kind) }],
+  [FormResponse, { entity: 'form_response' }],
+  [CalendarFeed, { entity: 'parent', id: (r) => r.parent_id, verb: owned('calendar_feed_create', 'calendar_feed_replace', 'calendar_feed_revoke') }],
   [AudienceTarget, { entity: (r) => r.entity_type as AuditEntityType, id: (r) => r.entity_id, verb: owned('audience_add', 'audience_update', 'audience_remove') }],
   [WriteToRequest, { entity: 'write_to', verb: (kind, c) => (kind === 'update' && went(c, 'status', (_b, a) => a === 'resolved') ? 'resolve' : kind) }],
   [WriteToReply, { entity: 'write_to', id: (r) => r.write_to_id, verb: owned('reply', 'reply_update', 'reply_delete') }],

@@ -1,4 +1,5 @@
 import bcrypt from 'bcrypt';
+import { randomInt } from 'node:crypto';
 
 /** Cost 10, as the specification fixes. bcrypt's async calls run on libuv's pool, off the event loop. */
 export const BCRYPT_COST = 10;
@@ -17,3 +18,6 @@ export async function verifySecretValue(plain: string, hash: string | null | und
 }
 
 export const PIN_PATTERN = /^\d{4,8}$/;
+
+/** A PIN generated for someone to hand over once: 6 digits, uniformly random. */
+export const generatePin = () => String(randomInt(0, 1_000_000)).padStart(6, '0');

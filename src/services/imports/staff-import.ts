@@ -6,6 +6,7 @@ import type { CsvRow } from './csv.js';
 import { noCounts, type Counts, type ImportError } from './report.js';
 import { chunks } from '../batches.js';
 import { issuesOf } from './students-import.js';
+import { notADesignation } from '../staff/designations.js';
 
 export const staffColumns = ['name', 'designation', 'phone_no', 'email', 'assigned_roll_nos'] as const;
 export const requiredStaffColumns = ['name', 'designation', 'phone_no'] as const;
@@ -59,7 +60,10 @@ export async function applyStaff(
   const { transaction } = options;
   const counts = noCounts();
   const errors: ImportError[] = [];
-  const designations = new Map((await Designation.findAll({ where: { school_id: schoolId }, attributes: ['name'], raw: true, transaction })).map((d) => [d.name.toLowerCase(), d.name]));
+  // Locked while the import writes, as a single staff member's designation is (see designationFor).
+  const designations = new Map((await Designation.findAll({
+    where: { school_id: schoolId }, attributes: ['name'], raw: true, transaction, ...(transaction ? { lock: transaction.LOCK.SHARE } : {}),
+  })).map((d) => [d.name.toLowerCase(), d.name]));
   const phones = records.map((r) => r.phone_no);
   const known = new Map<string, StaffRow>();
   for (const batch of chunks([...new Set(phones)])) {
@@ -90,7 +94,7 @@ export async function applyStaff(
     seenPhones.set(r.phone_no, r.line);
     const designation = designations.get(r.designation.toLowerCase());
     if (!designation) {
-      errors.push({ ...at(r), field: 'designation', message: `"${r.designation}" is not one of the school's designations` });
+      errors.push({ ...at(r), field: 'designation', message: notADesignation(r.designation) });
       continue;
     }
     if (r.email && ((emailOwners.has(r.email) && emailOwners.get(r.email) !== r.phone_no) || (seenEmails.has(r.email) && seenEmails.get(r.email) !== r.phone_no))) {

@@ -10,6 +10,8 @@ import { operatorPrincipal, requirePermission, requireSchoolAdmin } from '../acc
 import { audienceFilters } from '../activities/activities.js';
 import { audienceColumn, audienceFilterClauses, audienceFromColumn, audienceInput, audiencesOf, audienceVisible, checkAudience, normalizeAudience, saveAudience, type Audience } from '../audiences/audiences.js';
 import { pushToFamilies } from '../audiences/publish.js';
+import { formInput } from '../forms/definition.js';
+import { attachForms, saveItemForm, type FormView } from '../forms/forms.js';
 import { emitWebhookEvent, eventData } from '../webhooks/events.js';
 import { offsetOf } from '../pagination.js';
 import { parseInput, required } from '../validation.js';
@@ -29,6 +31,7 @@ export const noticeFields = {
   /** Pushed past the parents' preferences and quiet hours and listed first (admins and `noticeboard.manage`). */
   is_urgent: z.boolean(),
   publish_at: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp' }).describe('A future time: the notice stays off the parents\' board, unpushed, until then'),
+  form: formInput.nullable(),
 };
 
 export const newNoticeSchema = z.object({
@@ -39,6 +42,7 @@ export const newNoticeSchema = z.object({
   audience: noticeFields.audience.optional(),
   is_urgent: noticeFields.is_urgent.default(false),
   publish_at: noticeFields.publish_at.optional(),
+  form: noticeFields.form.optional(),
 });
 export type NewNotice = z.input<typeof newNoticeSchema>;
 
@@ -50,6 +54,7 @@ export const noticeChangesSchema = z.object({
   audience: noticeFields.audience.optional(),
   is_urgent: noticeFields.is_urgent.optional(),
   publish_at: noticeFields.publish_at.optional(),
+  form: noticeFields.form.optional(),
 });
 export type NoticeChanges = z.input<typeof noticeChangesSchema>;
 
@@ -80,9 +85,11 @@ export interface NoticeView {
   updated_at: string;
   /** On the parents' board: when this parent first read it, null while unread. */
   read_at?: string | null;
+  /** Its form, as the caller is shown it; null without one. */
+  form: FormView | null;
 }
 
-interface NoticeRow extends Omit<NoticeView, 'is_important' | 'is_urgent' | 'scheduled' | 'audience' | 'publish_at' | 'published_at' | 'created_at' | 'updated_at' | 'read_at'> {
+interface NoticeRow extends Omit<NoticeView, 'is_important' | 'is_urgent' | 'scheduled' | 'audience' | 'publish_at' | 'published_at' | 'created_at' | 'updated_at' | 'read_at' | 'form'> {
   is_important: unknown;
   is_urgent: unknown;
   publish_at: unknown;
@@ -91,9 +98,10 @@ interface NoticeRow extends Omit<NoticeView, 'is_important' | 'is_urgent' | 'sch
   created_at: unknown;
   updated_at: unknown;
   read_at?: unknown;
+  form_id: number | null;
 }
 
-const view = (r: NoticeRow, audience: Audience | null = null): NoticeView => ({
+const view = (r: NoticeRow, audience: Audience | null = null): Omit<NoticeView, 'form'> => ({
   id: Number(r.id),
   school_id: r.school_id,
   notice_title: r.notice_title,
@@ -113,7 +121,7 @@ const view = (r: NoticeRow, audience: Audience | null = null): NoticeView => ({
   ...(r.read_at !== undefined ? { read_at: iso(r.read_at) } : {}),
 });
 
-const COLUMNS = 'n.id, n.school_id, n.notice_title, n.notice_desc, n.notice_type, n.is_important, n.created_by_type, n.created_by_id, n.audience_scope, n.is_urgent, n.publish_at, n.published_at, n.created_at, n.updated_at';
+const COLUMNS = 'n.id, n.school_id, n.notice_title, n.notice_desc, n.notice_type, n.is_important, n.created_by_type, n.created_by_id, n.audience_scope, n.is_urgent, n.publish_at, n.published_at, n.created_at, n.updated_at, n.form_id';
 /** Pinned first, then newest: the order of (school_id, notice_deleted, is_important, created_at, id) read backwards. */
 const BOARD_ORDER = 'ORDER BY n.is_urgent DESC, n.is_important DESC, n.created_at DESC, n.id DESC';
 
@@ -122,14 +130,18 @@ async function findNotice(ctx: AppContext, principal: Principal, id: number, tra
     replacements: { id, school: principal.schoolId }, type: QueryTypes.SELECT, transaction,
   });
   if (!row) throw notFound('Notice');
-  const audience = Number(row.audience_scope) === 1 ? (await audiencesOf(principal.schoolId, 'noticeboard', [id], transaction)).get(id) ?? null : null;
-  return view(row, audience);
+  return (await views(ctx, principal, [row], transaction))[0]!;
 }
 
-/** The rows as views with their audiences, read in one query for the page. */
-async function views(schoolId: string, rows: NoticeRow[]): Promise<NoticeView[]> {
-  const audiences = await audiencesOf(schoolId, 'noticeboard', rows.filter((r) => Number(r.audience_scope) === 1).map((r) => Number(r.id)));
-  return rows.map((r) => view(r, audiences.get(Number(r.id)) ?? null));
+/** The rows as staff and admins see them, with their audiences and forms, each read in one query for the page. */
+async function views(ctx: AppContext, principal: Principal, rows: NoticeRow[], transaction?: Transaction): Promise<NoticeView[]> {
+  const audiences = await audiencesOf(principal.schoolId, 'noticeboard', rows.filter((r) => Number(r.audience_scope) === 1).map((r) => Number(r.id)), transaction);
+  return attachForms(ctx, principal, rows.map((r) => ({ view: view(r, audiences.get(Number(r.id)) ?? null), formId: r.form_id })), transaction);
+}
+
+/** Rows of the parents' board as the parent is shown them, with their forms and the parent's own responses. */
+function parentViews(ctx: AppContext, principal: Principal, rows: Array<NoticeRow & { audience_list: unknown }>): Promise<NoticeView[]> {
+  return attachForms(ctx, principal, rows.map((r) => ({ view: view(r, audienceFromColumn(r.audience_list)), formId: r.form_id })));
 }
 
 /**
@@ -159,6 +171,7 @@ export async function createNotice(ctx: AppContext, principal: Principal, input:
       publish_at: publishAt ?? null,
     }, { transaction });
     await saveAudience(principal.schoolId, 'noticeboard', created.id, audience, transaction);
+    await saveItemForm(ctx, principal.schoolId, 'noticeboard', created.id, data.form, transaction);
     if (!publishAt) await publishNotice(ctx, principal.schoolId, created.id, new Date(), transaction);
     return findNotice(ctx, principal, created.id, transaction);
   });
@@ -205,16 +218,17 @@ export async function publishNotice(ctx: AppContext, schoolId: string, id: numbe
 /** School admins (and staff with `noticeboard.manage`) edit any notice of the school; an edit pushes nothing. */
 export async function updateNotice(ctx: AppContext, principal: Principal, id: number, changes: NoticeChanges): Promise<NoticeView> {
   requirePermission(principal, 'noticeboard.manage');
-  const { audience: requested, publish_at: publishAtInput, ...rest } = parseInput(noticeChangesSchema, changes);
-  if (requested === undefined && publishAtInput === undefined && Object.values(rest).every((v) => v === undefined)) throw badRequest('Send at least one field to change');
+  const { audience: requested, publish_at: publishAtInput, form, ...rest } = parseInput(noticeChangesSchema, changes);
+  if (requested === undefined && publishAtInput === undefined && form === undefined && Object.values(rest).every((v) => v === undefined)) throw badRequest('Send at least one field to change');
   const publishAt = futureTime(publishAtInput);
   if (publishAt && (await findNotice(ctx, principal, id)).published_at) throw conflict('A published notice cannot be scheduled again');
   const patch = { ...rest, ...(publishAt ? { publish_at: publishAt } : {}) };
   return ctx.db.sequelize.transaction(async (transaction) => {
     const audience = requested === undefined ? undefined : normalizeAudience(requested);
     if (audience !== undefined) await checkAudience(principal, audience, transaction);
+    const formId = await saveItemForm(ctx, principal.schoolId, 'noticeboard', id, form, transaction);
     // Sequelize leaves out the fields that were not sent; a deleted or foreign notice matches no row.
-    const fields = { ...patch, ...(audience !== undefined ? { audience_scope: audience ? 1 : 0 } : {}) };
+    const fields = { ...patch, ...(audience !== undefined ? { audience_scope: audience ? 1 : 0 } : {}), ...(formId !== undefined ? { form_id: formId } : {}) };
     const [affected] = await Notice.update(fields, { where: { id, school_id: principal.schoolId, notice_deleted: 0 }, transaction });
     if (affected === 0) throw notFound('Notice');
     if (audience !== undefined) await saveAudience(principal.schoolId, 'noticeboard', id, audience, transaction);
@@ -257,7 +271,7 @@ async function board(ctx: AppContext, principal: Principal, query: z.output<type
     limit: query.limit,
     offset: offsetOf(query),
   });
-  return views(principal.schoolId, rows);
+  return views(ctx, principal, rows);
 }
 
 /**
@@ -274,7 +288,7 @@ export async function listParentNotices(ctx: AppContext, principal: Principal, i
       WHERE ${where} AND ${audienceVisible('n', 'noticeboard')} ${BOARD_ORDER} LIMIT :limit OFFSET :offset`,
     { ...params, parent: principal.userId, limit: query.limit, offset: offsetOf(query) },
   );
-  return rows.map((r) => view(r, audienceFromColumn(r.audience_list)));
+  return parentViews(ctx, principal, rows);
 }
 
 /** One notice of the parent's board (a push opens it): anything the board would not show them is 404. */
@@ -288,7 +302,7 @@ export async function parentNotice(ctx: AppContext, principal: Principal, id: nu
     { ...params, parent: principal.userId, id },
   );
   if (!row) throw notFound('Notice');
-  return view(row, audienceFromColumn(row.audience_list)) as NoticeView & { read_at: string | null };
+  return (await parentViews(ctx, principal, [row]))[0] as NoticeView & { read_at: string | null };
 }
 
 export async function listTeacherNotices(ctx: AppContext, principal: Principal, query: z.input<typeof teacherNoticeQuerySchema> = {}): Promise<NoticeView[]> {

@@ -4,11 +4,12 @@ import type { AppContext, Principal } from '../../context.js';
 import { conflict, fieldError, notFound } from '../../errors.js';
 import type { AuditEntityType } from '../../models/audit-event.js';
 import {
-  Address, Admission, AuditEvent, Comment, LoginLockout, Notification, Parent, Session, Student, WebhookDelivery, WriteToReply, WriteToRequest,
+  Address, Admission, AuditEvent, CalendarFeed, Comment, LoginLockout, Notification, Parent, Session, Student, WebhookDelivery, WriteToReply, WriteToRequest,
 } from '../../models/index.js';
 import { requireRole } from '../access/guards.js';
 import { actingAs } from '../audit/context.js';
 import { recordAudit } from '../audit/audit.js';
+import { blankResponses } from '../forms/erasure.js';
 import { parseInput } from '../validation.js';
 
 export const eraseInput = z.object({ confirm: z.string().trim().min(1).max(64).describe("The student's roll number, typed to confirm") });
@@ -26,8 +27,9 @@ const ERASED = '[erased]';
  * Erases an archived student (and their parent when no other child of the school, erased ones aside,
  * links them): their personal fields are replaced, their addresses deleted, the content of the
  * parent's comments blanked, and every other record that carried their personal data (the
- * admission's stored form, write-to threads, notifications, webhook deliveries, the parent's sessions'
- * device details and sign-in lock-outs, the audit trail's changes, names and ips) blanked too. Ids,
+ * admission's stored form, write-to threads, notifications, webhook deliveries, the text answers,
+ * signatures, ips and user agents of their form responses, the parent's sessions' device details,
+ * sign-in lock-outs and calendar feed, the audit trail's changes, names and ips) blanked too. Ids,
  * counts and the audit events themselves stay. The writes bypass the audit capture, which would copy
  * the data being erased into the trail: one `student.erase` event records the erasure instead.
  * `confirm` is the roll number typed by the person erasing; the retention job passes null.
@@ -79,7 +81,9 @@ export async function eraseStudent(ctx: AppContext, schoolId: string, studentId:
         await Session.update({ fcm_token: null, device_id: null, device_name: null, user_agent: null, ip: null }, { where: { id: sessionIds }, ...t });
       }
       await forgetLockouts(schoolId, parent!, transaction);
+      await CalendarFeed.destroy({ where: { school_id: schoolId, parent_id: parent!.id }, transaction, hooks: false });
     }
+    const responseIds = await blankResponses(schoolId, { studentId, parentId: parentGoes ? parent!.id : null }, transaction);
     const mentions = (column: string) => names.map((n) => ({ [column]: { [Op.substring]: n } }));
     const theirNotifications = [...(parentGoes ? [{ target_type: 'parent', target_id: parent!.id }] : []), ...mentions('title'), ...mentions('body')];
     // An empty OR would match every notification of the school.
@@ -87,7 +91,7 @@ export async function eraseStudent(ctx: AppContext, schoolId: string, studentId:
     if (notificationIds.length) await Notification.update({ title: ERASED, body: ERASED, address: null }, { where: { school_id: schoolId, id: notificationIds }, ...t });
     const about = { studentId, parentId: parentGoes ? parent!.id : null, names };
     await redactDeliveries(schoolId, { ...about, threadIds, admissionIds }, transaction);
-    await blankTrail(schoolId, about, [['comment', commentIds], ['admission', admissionIds], ['write_to', threadIds], ['session', sessionIds], ['notification', notificationIds]], transaction);
+    await blankTrail(schoolId, about, [['comment', commentIds], ['admission', admissionIds], ['write_to', threadIds], ['session', sessionIds], ['notification', notificationIds], ['form_response', responseIds]], transaction);
     const erased = { students: 1, parents: parentGoes ? 1 : 0, comments: commentIds.length, addresses };
     await recordAudit([{ schoolId, action: 'student.erase', entityType: 'student', entityId: studentId, changes: { erased: [null, erased] } }], transaction);
     return { erased };

@@ -4,8 +4,8 @@ import { day, iso, parseJson } from '../../db.js';
 import { forbidden, notFound } from '../../errors.js';
 import { jsonColumnsOf } from '../../models/columns.js';
 import {
-  Address, Admission, Attendance, AuditEvent, Comment, DiaryEntry, GroupMember, NotificationPreference, Notification, Parent, Reaction, Read, School, Session,
-  Student, WriteToReply, WriteToRequest,
+  Address, Admission, Attendance, AuditEvent, Comment, DiaryEntry, FormResponse, GroupMember, NotificationPreference, Notification, Parent, Reaction, Read, School,
+  Session, Student, WriteToReply, WriteToRequest,
 } from '../../models/index.js';
 import { requireRole } from '../access/guards.js';
 import { auditView } from '../audit/audit-log.js';
@@ -88,6 +88,7 @@ export async function exportPeople(people: People) {
     reads: await rows(Read, inSchool({ parent_id: p })),
     attendance: await rows(Attendance, inSchool({ student_id: s })),
     diary: await rows(DiaryEntry, inSchool({ student_id: s })),
+    form_responses: await rows(FormResponse, inSchool({ [Op.or]: [{ student_id: s }, { parent_id: p }] }), ['respondent']),
     groups: await rows(GroupMember, inSchool({ student_id: s })),
     notification_preferences: await rows(NotificationPreference, inSchool({ parent_id: p })),
     notifications,

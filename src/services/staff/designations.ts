@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { name as nameField } from '../schemas.js';
 import type { AppContext, Principal } from '../../context.js';
 import { iso } from '../../db.js';
-import { badRequest, conflict, notFound } from '../../errors.js';
+import { badRequest, conflict, fieldError, notFound } from '../../errors.js';
 import { Designation, Staff } from '../../models/index.js';
 import { requireRole } from '../access/guards.js';
 import { features, levels, type Rbac } from '../access/rbac.js';
@@ -19,11 +19,10 @@ export const designationChangesInput = z.object({ name: nameField().optional(), 
 export type NewDesignation = z.input<typeof newDesignationInput>;
 export type DesignationChanges = z.input<typeof designationChangesInput>;
 
-/** The rbac of the designation a staff member holds, by name within the school; null when none matches. */
-export async function designationRbac(schoolId: string, name: string | null, transaction?: Transaction): Promise<Rbac | null> {
+/** The designation a staff member holds, by its name within the school; null when they hold none. */
+export async function heldDesignation(schoolId: string, name: string | null, transaction?: Transaction): Promise<Designation | null> {
   if (!name) return null;
-  const row = await Designation.findOne({ where: { school_id: schoolId, name }, transaction });
-  return row?.rbac ?? null;
+  return Designation.findOne({ where: { school_id: schoolId, name }, transaction });
 }
 
 export interface DesignationView {
@@ -48,6 +47,29 @@ export async function designationNamed(schoolId: string, name: string, transacti
   });
 }
 
+/** Why a staff member's designation was refused, naming the value, the same through every door. */
+export const notADesignation = (value: string) => `"${value}" is not one of the school's designations`;
+
+/**
+ * The designation a staff member is given: null (none: their own rbac only), or one of the school's
+ * designations named in any case, answered in its own spelling; anything else is 400 naming `field`.
+ * In a transaction the designation's row is read with a shared lock, so a rename or a delete of it
+ * waits for the staff member's write and then sees it (the rename carries them along, the delete is
+ * refused): nobody is left holding a name that no designation has.
+ */
+export async function designationFor(schoolId: string, value: string | null | undefined, transaction?: Transaction, field = 'designation'): Promise<string | null> {
+  const name = value?.trim();
+  if (!name) return null;
+  const row = await Designation.findOne({
+    where: { school_id: schoolId, [Op.and]: [sqlWhere(fn('LOWER', col('name')), name.toLowerCase())] },
+    attributes: ['name'],
+    transaction,
+    ...(transaction ? { lock: transaction.LOCK.SHARE } : {}),
+  });
+  if (!row) throw fieldError(field, notADesignation(name));
+  return row.name;
+}
+
 /**
  * Staff whose designation reads `name` in any case: they hold that designation. Matched without case
  * so both databases agree (MySQL's collation ignores case, SQLite's does not).
@@ -64,8 +86,9 @@ async function assertNameFree(schoolId: string, name: string, exceptId: number |
 
 const duplicateName = () => conflict('A designation with this name already exists', [{ field: 'name', message: 'already exists' }]);
 
+/** In a transaction the row is locked first: a staff member given it meanwhile is counted or carried along (see designationFor). */
 async function findInSchool(principal: Principal, id: number, transaction?: Transaction): Promise<Designation> {
-  const row = await Designation.findOne({ where: { id, school_id: principal.schoolId }, transaction });
+  const row = await Designation.findOne({ where: { id, school_id: principal.schoolId }, transaction, ...(transaction ? { lock: transaction.LOCK.UPDATE } : {}) });
   if (!row) throw notFound('Designation');
   return row;
 }
@@ -89,8 +112,6 @@ export async function createDesignation(ctx: AppContext, principal: Principal, i
     return await ctx.db.sequelize.transaction(async (transaction) => {
       await assertNameFree(principal.schoolId, name, undefined, transaction);
       const row = await Designation.create({ school_id: principal.schoolId, name, rbac }, { transaction });
-      // Staff already given this name (as free text, in any case) now hold it, spelt as the designation is.
-      await Staff.update({ designation: name }, { where: holdersOf(principal.schoolId, name), transaction });
       return view(row);
     });
   } catch (err) {

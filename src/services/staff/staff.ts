@@ -6,7 +6,7 @@ import { iso } from '../../db.js';
 import { AppError, badRequest, conflict, notFound } from '../../errors.js';
 import { Address, Staff, StaffStudent, Student } from '../../models/index.js';
 import { requireSchoolAdmin } from '../access/guards.js';
-import { effectiveRbac, type Feature, type Level, type Rbac } from '../access/rbac.js';
+import { effectiveRbac, permissionSources, type Feature, type Level, type PermissionSource, type Rbac } from '../access/rbac.js';
 import { assignedStudentIds } from '../access/scope.js';
 import { clearFailures } from '../auth/lockout.js';
 import { hashSecretValue } from '../auth/passwords.js';
@@ -14,7 +14,7 @@ import { endUserSessions } from '../auth/sessions.js';
 import { offsetOf, paginationOf } from '../pagination.js';
 import { parseInput } from '../validation.js';
 import { emitWebhookEvent, eventData } from '../webhooks/events.js';
-import { designationNamed, designationRbac, rbacInput } from './designations.js';
+import { designationFor, heldDesignation, rbacInput } from './designations.js';
 import { recordAudit } from '../audit/audit.js';
 
 export const staffStatuses = ['active', 'archived'] as const;
@@ -37,7 +37,7 @@ export const addressInput = z.object({
 
 const staffFields = {
   name: name(),
-  designation: name().nullable().optional().describe("The name of one of the school's designations; its rbac is the base of the staff member's"),
+  designation: name().nullable().optional().describe("The name of one of the school's designations (matched without case, stored in its spelling; another name: 400), or null for none; its rbac is the base of the staff member's"),
   phone_no: phone(),
   email: email().nullable().optional(),
   rbac: rbacInput.nullable().optional().describe("The staff member's own rbac, overlaid on the designation's"),
@@ -90,6 +90,8 @@ export interface StaffDetail extends StaffRow {
   rbac: Rbac;
   /** What the staff member may do: the designation's rbac overlaid with their own, every feature named. */
   effective_rbac: Record<Feature, Level>;
+  /** effective_rbac feature by feature, with where each level comes from: their own rbac or their designation's. */
+  permissions: PermissionSource[];
   addresses: AddressView[];
   student_ids: number[];
   created_at: string;
@@ -143,6 +145,12 @@ async function findStaff(principal: Principal, id: number, transaction?: Transac
   return staff;
 }
 
+/** A staff member of the caller's school, else 404: an update of anyone else is refused before its body is judged. */
+export async function assertStaffFound(principal: Principal, id: number): Promise<void> {
+  requireSchoolAdmin(principal);
+  if (!(await Staff.findOne({ where: { id, school_id: principal.schoolId }, attributes: ['id'], raw: true }))) throw notFound('Staff member');
+}
+
 export async function getStaff(_ctx: AppContext, principal: Principal, id: number): Promise<StaffDetail> {
   requireSchoolAdmin(principal);
   return staffDetail(await findStaff(principal, id));
@@ -150,8 +158,8 @@ export async function getStaff(_ctx: AppContext, principal: Principal, id: numbe
 
 /** A staff member as the API shows them, read in the caller's transaction when there is one. */
 async function staffDetail(staff: Staff, transaction?: Transaction): Promise<StaffDetail> {
-  const [baseRbac, addresses, studentIds] = await Promise.all([
-    designationRbac(staff.school_id, staff.designation, transaction),
+  const [designation, addresses, studentIds] = await Promise.all([
+    heldDesignation(staff.school_id, staff.designation, transaction),
     Address.findAll({ where: { school_id: staff.school_id, owner_type: 'staff', owner_id: staff.id }, order: [['id', 'ASC']], raw: true, transaction }),
     assignedStudentIds(staff.school_id, staff.id, transaction),
   ]);
@@ -164,7 +172,8 @@ async function staffDetail(staff: Staff, transaction?: Transaction): Promise<Sta
     email: staff.email,
     status: statusOf(staff.status),
     rbac: staff.rbac ?? {},
-    effective_rbac: effectiveRbac(baseRbac, staff.rbac),
+    effective_rbac: effectiveRbac(designation?.rbac, staff.rbac),
+    permissions: permissionSources(designation, staff.rbac),
     addresses: addresses.map((a) => ({
       id: a.id, address_type: a.address_type, address: a.address, city: a.city ?? null, pincode: a.pincode === null ? null : Number(a.pincode),
     })),
@@ -176,11 +185,11 @@ async function staffDetail(staff: Staff, transaction?: Transaction): Promise<Sta
 
 const ownRbac = (rbac: Rbac | null | undefined): Rbac | null => (rbac && Object.keys(rbac).length > 0 ? rbac : null);
 
-/** The exact spelling of a designation of the school when one matches without case; otherwise the name as given. */
-async function designationName(schoolId: string, name: string | null | undefined): Promise<string | null> {
-  const trimmed = name?.trim();
-  if (!trimmed) return null;
-  return (await designationNamed(schoolId, trimmed))?.name ?? trimmed;
+/** What a staff member may do, feature by feature, and whether each level is their own or their designation's (the console's staff page). */
+export async function staffPermissions(_ctx: AppContext, principal: Principal, id: number): Promise<PermissionSource[]> {
+  requireSchoolAdmin(principal);
+  const staff = await findStaff(principal, id);
+  return permissionSources(await heldDesignation(principal.schoolId, staff.designation), staff.rbac);
 }
 
 /** The unique keys (school_id + phone_no, school_id + email) make duplicates a 409 even under concurrent requests. */
@@ -210,9 +219,9 @@ export async function createStaff(ctx: AppContext, principal: Principal, raw: Ne
   requireSchoolAdmin(principal);
   const input = parseInput(newStaffInput, raw);
   const pinHash = input.pin !== undefined ? await hashSecretValue(input.pin) : null;
-  const designation = await designationName(principal.schoolId, input.designation);
   try {
     return await ctx.db.sequelize.transaction(async (transaction) => {
+      const designation = await designationFor(principal.schoolId, input.designation, transaction);
       const staff = await Staff.create(
         {
           school_id: principal.schoolId, name: input.name, designation, phone_no: input.phone_no, email: input.email ?? null,
@@ -230,21 +239,22 @@ export async function createStaff(ctx: AppContext, principal: Principal, raw: Ne
 
 /**
  * Changes the fields sent; `addresses` replaces the whole list and `rbac` the staff member's own
- * rbac. Setting `status` to archived ends their sessions as the archive action does.
+ * rbac. Setting `status` to archived ends their sessions as the archive action does. Another
+ * school's or an unknown staff member is 404 before the changes are judged.
  */
 export async function updateStaff(ctx: AppContext, principal: Principal, id: number, raw: StaffChanges): Promise<StaffDetail> {
-  requireSchoolAdmin(principal);
+  await assertStaffFound(principal, id);
   const changes = parseInput(staffChangesInput, raw);
   if (Object.values(changes).every((v) => v === undefined)) throw badRequest('Send at least one field to change');
   const patch: Partial<Pick<Staff, 'name' | 'designation' | 'phone_no' | 'email' | 'rbac' | 'status'>> = {};
   if (changes.name !== undefined) patch.name = changes.name;
-  if (changes.designation !== undefined) patch.designation = await designationName(principal.schoolId, changes.designation);
   if (changes.phone_no !== undefined) patch.phone_no = changes.phone_no;
   if (changes.email !== undefined) patch.email = changes.email;
   if (changes.rbac !== undefined) patch.rbac = ownRbac(changes.rbac);
   if (changes.status !== undefined) patch.status = stored(changes.status);
   try {
     await ctx.db.sequelize.transaction(async (transaction) => {
+      if (changes.designation !== undefined) patch.designation = await designationFor(principal.schoolId, changes.designation, transaction);
       // Only the change that archives an active member is the event; archiving again is none.
       const [archives] = changes.status === 'archived'
         ? await Staff.update({ status: stored('archived') }, { where: { id, school_id: principal.schoolId, status: stored('active') }, transaction })

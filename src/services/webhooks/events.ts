@@ -3,7 +3,7 @@ import type { Transaction } from 'sequelize';
 import { Webhook, WebhookDelivery } from '../../models/index.js';
 import type { WebhookEvent } from '../../models/webhook.js';
 
-export type WebhookEntityType = 'activity' | 'noticeboard' | 'write_to' | 'admission' | 'student' | 'staff';
+export type WebhookEntityType = 'activity' | 'noticeboard' | 'write_to' | 'admission' | 'student' | 'staff' | 'form_response';
 
 export interface WebhookEventData {
   entity_type: WebhookEntityType;

@@ -5,11 +5,12 @@ import type { AppContext, Principal } from '../../context.js';
 import { day, iso, sqlTime, writeIn } from '../../db.js';
 import { chunks } from '../batches.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
-import { Parent, Staff, WriteToReply, WriteToRequest } from '../../models/index.js';
+import { AdminUser, Parent, Staff, WriteToReply, WriteToRequest } from '../../models/index.js';
 import { writeToStatuses, writeToTypes, type WriteToStatus } from '../../models/write-to-request.js';
+import { replyAuthors, type ReplyAuthor } from '../../models/write-to-reply.js';
 import { enqueue } from '../../push/outbox.js';
 import { deviceItems } from '../../push/targets.js';
-import { hasPermission } from '../access/guards.js';
+import { hasPermission, requireSchoolAdmin } from '../access/guards.js';
 import { assertChildOf, childIds, isAssigned } from '../access/scope.js';
 import { excuseLeave } from '../attendance/attendance.js';
 import { emitWebhookEvent, eventData } from '../webhooks/events.js';
@@ -18,6 +19,7 @@ import { parseInput } from '../validation.js';
 import { diff, recordAudit } from '../audit/audit.js';
 
 export { writeToStatuses, writeToTypes };
+export { replyAuthors };
 export type WriteToType = (typeof writeToTypes)[number];
 
 const message = () => z.string().trim().min(1).max(10_000);
@@ -88,7 +90,7 @@ export interface QueueItemView extends WriteToView {
 export interface ReplyView {
   id: number;
   write_to_id: number;
-  author_type: 'parent' | 'staff';
+  author_type: ReplyAuthor;
   author_id: number;
   author_name: string | null;
   message: string;
@@ -147,8 +149,10 @@ function requireParent(principal: Principal): void {
   if (principal.type !== 'parent') throw forbidden('This is for parents');
 }
 
-function requireStaff(principal: Principal): void {
-  if (principal.type !== 'staff') throw forbidden('This is for staff');
+/** The school's side of a thread: staff (their rbac decides the rest), and the admins who work the whole queue (super_admin, admin). */
+function requireSchool(principal: Principal): void {
+  if (principal.type === 'admin') requireSchoolAdmin(principal);
+  else if (principal.type !== 'staff') throw forbidden('This is for the school');
 }
 
 async function findThread(ctx: AppContext, schoolId: string, threadId: number, transaction?: Transaction, parentId?: number): Promise<WriteToView> {
@@ -296,7 +300,7 @@ async function addReply(
 ): Promise<ReplyView> {
   const reply = await WriteToReply.create(
     {
-      school_id: principal.schoolId, write_to_id: threadId, author_type: principal.type as 'parent' | 'staff',
+      school_id: principal.schoolId, write_to_id: threadId, author_type: principal.type,
       author_id: principal.userId, author_name: authorName, message: text,
     },
     { transaction },
@@ -329,6 +333,12 @@ export async function parentReply(ctx: AppContext, principal: Principal, threadI
   });
 }
 
+/** A thread of the caller's school, for the school's side, else 404: an update of anyone else's is refused before its body is judged. */
+export async function assertThreadFound(ctx: AppContext, principal: Principal, threadId: number): Promise<void> {
+  requireSchool(principal);
+  await findThread(ctx, principal.schoolId, threadId);
+}
+
 /** Staff see threads of students assigned to them and threads assigned to them; write_to.manage sees the school's. */
 async function canSee(principal: Principal, thread: WriteToView, transaction?: Transaction): Promise<boolean> {
   if (hasPermission(principal, 'write_to.manage')) return true;
@@ -338,17 +348,19 @@ async function canSee(principal: Principal, thread: WriteToView, transaction?: T
 }
 
 async function visibleThread(ctx: AppContext, principal: Principal, threadId: number, transaction?: Transaction): Promise<WriteToView> {
+  requireSchool(principal);
   const thread = await findThread(ctx, principal.schoolId, threadId, transaction);
   if (!(await canSee(principal, thread, transaction))) throw forbidden('This request is not about a student assigned to you');
   return thread;
 }
 
 /**
- * The staff queue, newest first: the threads the caller can see (see canSee), with the student's
- * and the parent's names; archived ones only with status=archived.
+ * The school's queue, newest first: the threads the caller can see (see canSee; the admins and
+ * write_to.manage see them all), with the student's and the parent's names; archived ones only
+ * with status=archived.
  */
 export async function listStaffQueue(ctx: AppContext, principal: Principal, filter: WriteToFilter) {
-  if (principal.type !== 'staff' && !hasPermission(principal, 'write_to.manage')) throw forbidden('This is for staff');
+  requireSchool(principal);
   const f = parseInput(writeToListQuery, filter);
   const scoped = hasPermission(principal, 'write_to.manage')
     ? ''
@@ -375,18 +387,26 @@ export async function listStaffQueue(ctx: AppContext, principal: Principal, filt
   return { requests, pagination: paginationOf(Number(count?.n ?? 0), f) };
 }
 
-/** A thread the staff member can see, with its replies oldest first. */
+/** A thread in the caller's queue, with its replies oldest first. */
 export async function getStaffWriteTo(ctx: AppContext, principal: Principal, threadId: number): Promise<ThreadView> {
   const thread = await visibleThread(ctx, principal, threadId);
   return { ...thread, replies: await repliesOf(ctx, principal.schoolId, threadId) };
 }
 
+/** The name a reply from the school carries: the staff member's, or the admin user's. */
+async function schoolAuthorName(principal: Principal, transaction: Transaction): Promise<string | null> {
+  const row = principal.type === 'admin'
+    ? await AdminUser.findOne({ where: { id: principal.userId }, attributes: ['name'], raw: true, transaction })
+    : await Staff.findOne({ where: { id: principal.userId, school_id: principal.schoolId }, attributes: ['name'], raw: true, transaction });
+  return row?.name ?? null;
+}
+
 /**
- * A staff reply: the first one moves an open thread to in_progress, an archived thread refuses it
- * (409), and the thread's parent is notified on each of their devices, in the same transaction.
+ * A reply from the school, by staff (`author_type` staff) or an admin (`admin`): the first one moves
+ * an open thread to in_progress, an archived thread refuses it (409), and the thread's parent is
+ * notified on each of their devices, in the same transaction.
  */
-export async function staffReply(ctx: AppContext, principal: Principal, threadId: number, input: ReplyInput): Promise<ReplyView> {
-  requireStaff(principal);
+export async function schoolReply(ctx: AppContext, principal: Principal, threadId: number, input: ReplyInput): Promise<ReplyView> {
   const { message: text } = parseInput(replyInput, input);
   return ctx.db.sequelize.transaction(async (transaction) => {
     const thread = await visibleThread(ctx, principal, threadId, transaction);
@@ -395,8 +415,7 @@ export async function staffReply(ctx: AppContext, principal: Principal, threadId
       { where: { id: threadId, school_id: principal.schoolId, status: { [Op.ne]: 'archived' } }, transaction },
     );
     if (changed === 0) throw conflict('This request is archived and takes no more replies');
-    const staff = await Staff.findOne({ where: { id: principal.userId, school_id: principal.schoolId }, attributes: ['name'], raw: true, transaction });
-    const reply = await addReply(principal, threadId, staff?.name ?? null, text, transaction);
+    const reply = await addReply(principal, threadId, await schoolAuthorName(principal, transaction), text, transaction);
     const items = await deviceItems(
       { schoolId: principal.schoolId, userType: 'parent', userIds: [thread.parent_id] },
       {
@@ -422,10 +441,10 @@ async function assignableStaff(schoolId: string, staffId: number, transaction: T
  * Each change is a conditional UPDATE on the state it expects, so a concurrent change gets a 409.
  */
 export async function updateWriteTo(ctx: AppContext, principal: Principal, threadId: number, changes: WriteToChanges): Promise<WriteToView> {
+  requireSchool(principal);
   const c = parseInput(writeToChangesInput, changes);
   if (c.status === undefined && c.assigned_staff_id === undefined) throw badRequest('Send status or assigned_staff_id');
   const manage = hasPermission(principal, 'write_to.manage');
-  if (principal.type !== 'staff' && !manage) throw forbidden('This is for staff');
   return ctx.db.sequelize.transaction(async (transaction) => {
     const thread = await findThread(ctx, principal.schoolId, threadId, transaction);
     const now = new Date();

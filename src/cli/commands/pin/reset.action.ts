@@ -6,7 +6,8 @@ import { operatorPrincipal } from '../../../services/access/guards.js';
 import { findParentByPhone, setParentPin } from '../../../services/parents/parents.js';
 import { resetStaffPin } from '../../../services/staff/staff.js';
 import { assertSchool } from '../../lookups.js';
-import { generatePin, type Action } from '../../runtime.js';
+import { generatePin } from '../../../services/auth/passwords.js';
+import type { Action } from '../../runtime.js';
 import { pinAccountTypes, type PinResetFlags } from './reset.js';
 
 /** Sets a parent's or staff member's PIN; the services end every session of that account. */

@@ -1,10 +1,10 @@
 import type { Action, ActionResponse } from 'adminjs';
-import type { AppContext } from '../context.js';
-import type { AudienceEntity } from '../services/audiences/audiences.js';
-import { itemReach, remindUnread } from '../services/audiences/reach.js';
-import { allows, roleAccess } from './access.js';
-import { recordAction, recordPrincipal, run } from './actions.js';
-import type { ConsoleAdmin } from './auth.js';
+import type { AppContext } from '../../context.js';
+import type { AudienceEntity } from '../../services/audiences/audiences.js';
+import { itemReach, remindUnread } from '../../services/audiences/reach.js';
+import { allows, roleAccess } from '../access.js';
+import { recordAction, recordPrincipal, run } from '../actions.js';
+import type { ConsoleAdmin } from '../auth.js';
 
 /**
  * Reach (who an activity or a notice reaches, who read it, the unread families a page at a time, on

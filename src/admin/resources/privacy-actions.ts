@@ -1,10 +1,10 @@
 import type { Action, ActionResponse } from 'adminjs';
-import type { AppContext } from '../context.js';
-import { eraseStudentFor } from '../services/privacy/erasure.js';
-import { exportStudent } from '../services/privacy/export.js';
-import { allows, roleAccess } from './access.js';
-import { recordPrincipal, run } from './actions.js';
-import type { ConsoleAdmin } from './auth.js';
+import type { AppContext } from '../../context.js';
+import { eraseStudentFor } from '../../services/privacy/erasure.js';
+import { exportStudent } from '../../services/privacy/export.js';
+import { allows, roleAccess } from '../access.js';
+import { recordPrincipal, run } from '../actions.js';
+import type { ConsoleAdmin } from '../auth.js';
 
 const superAdmin = ({ currentAdmin }: { currentAdmin?: unknown }) => allows(roleAccess.privacy, currentAdmin as ConsoleAdmin | undefined, 'write');
 

@@ -1,11 +1,11 @@
 import { AppError as ConsoleAppError, type Action, type ActionResponse } from 'adminjs';
 import { createReadStream } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
-import type { AppContext } from '../context.js';
-import { runImport, type ImportKind } from '../services/imports/imports.js';
-import { roleAccess, allows } from './access.js';
-import { creatorPrincipal, run } from './actions.js';
-import type { ConsoleAdmin } from './auth.js';
+import type { AppContext } from '../../context.js';
+import { runImport, type ImportKind } from '../../services/imports/imports.js';
+import { roleAccess, allows } from '../access.js';
+import { creatorPrincipal, run } from '../actions.js';
+import type { ConsoleAdmin } from '../auth.js';
 
 /** The upload the console's Import action takes, as formidable hands it over. */
 interface Upload {

@@ -1,10 +1,10 @@
 import type { PropertyOptions } from 'adminjs';
 import { Op } from 'sequelize';
-import type { Principal } from '../context.js';
-import { AppError, fieldError } from '../errors.js';
-import { Grade } from '../models/index.js';
-import { audiencesOf, type AudienceEntity } from '../services/audiences/audiences.js';
-import type { Fields } from './actions.js';
+import type { Principal } from '../../context.js';
+import { AppError, fieldError } from '../../errors.js';
+import { Grade } from '../../models/index.js';
+import { audiencesOf, type AudienceEntity } from '../../services/audiences/audiences.js';
+import type { Fields } from '../form-input.js';
 
 /**
  * The audience of an activity or a notice as three pickers, each searching the admin's own school

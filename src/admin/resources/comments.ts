@@ -1,0 +1,29 @@
+import type { ResourceWithOptions } from 'adminjs';
+import type { AppContext } from '../../context.js';
+import { Comment } from '../../models/index.js';
+import { entityTypes } from '../../models/comment.js';
+import { deleteComment } from '../../services/engagement/comments.js';
+import { roleAccess } from '../access.js';
+import { defineResource } from './define.js';
+import { menu } from './menu.js';
+import { choices, deletedFlag, readOnly, ref } from './properties.js';
+
+export function commentsResource(ctx: AppContext): ResourceWithOptions {
+  return defineResource(ctx, {
+    model: Comment, scope: { schoolColumn: 'school_id', softDelete: 'deleted_status' }, access: roleAccess.school,
+    options: {
+      navigation: menu.communication,
+      sort: { sortBy: 'created_at', direction: 'desc' },
+      listProperties: ['id', 'entity_type', 'entity_id', 'parent_id', 'content', 'created_at'],
+      filterProperties: ['entity_type', 'entity_id', 'parent_id', 'content', 'deleted_status', 'created_at'],
+      showProperties: ['school_id', 'id', 'entity_type', 'entity_id', 'parent_id', 'content', 'deleted_status', 'created_at'],
+      properties: {
+        entity_type: { availableValues: choices(entityTypes) },
+        parent_id: ref('parents'),
+        deleted_status: deletedFlag,
+        created_at: readOnly,
+      },
+    },
+    services: { noun: 'Comment', remove: (c, p, i) => deleteComment(c, p, i) },
+  });
+}

@@ -1,0 +1,36 @@
+import type { ResourceWithOptions } from 'adminjs';
+import type { AppContext } from '../../context.js';
+import { DiaryEntry } from '../../models/index.js';
+import { deleteDiaryEntry, updateDiaryEntry } from '../../services/diary/diary.js';
+import { roleAccess } from '../access.js';
+import { defineResource } from './define.js';
+import { menu } from './menu.js';
+import { deletedFlag, readOnly, ref, textarea } from './properties.js';
+
+export function diaryEntriesResource(ctx: AppContext): ResourceWithOptions {
+  return defineResource(ctx, {
+    model: DiaryEntry, scope: { schoolColumn: 'school_id', softDelete: 'deleted_status' }, access: roleAccess.school,
+    options: {
+      navigation: menu.classroom,
+      sort: { sortBy: 'created_at', direction: 'desc' },
+      listProperties: ['id', 'title', 'grade', 'student_id', 'staff_id', 'due_date', 'created_at'],
+      filterProperties: ['title', 'grade', 'student_id', 'staff_id', 'due_date', 'deleted_status'],
+      showProperties: ['school_id', 'id', 'title', 'grade', 'student_id', 'staff_id', 'due_date', 'description', 'deleted_status', 'created_at', 'updated_at'],
+      editProperties: ['title', 'due_date', 'description'],
+      properties: {
+        title: { isTitle: true },
+        student_id: ref('students'),
+        staff_id: ref('staff', readOnly),
+        description: textarea,
+        deleted_status: deletedFlag,
+        created_at: readOnly,
+      },
+    },
+    services: {
+      noun: 'Diary entry',
+      fields: { title: 'text', due_date: 'date', description: 'nullableText' },
+      update: (c, p, i, changes) => updateDiaryEntry(c, p, i, changes as never),
+      remove: (c, p, i) => deleteDiaryEntry(c, p, i),
+    },
+  });
+}
