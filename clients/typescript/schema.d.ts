@@ -2540,6 +2540,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics (METRICS_ENABLED=true)
+         * @description Request counts and latencies by route template and status, the database pools, the push outbox backlog and the process defaults, in the Prometheus text format. Served only when the server runs with `METRICS_ENABLED=true` (404 otherwise); it is unauthenticated, so expose it to the scraper only.
+         *
+         *     **Access:** public, no token. Not rate limited.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -2586,7 +2608,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description A field is missing or malformed; `error.details` names each field */
+        /** @description A field is missing or malformed, or the body is not valid JSON; `error.details` names each field */
         E400: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -2693,7 +2715,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The body is larger than 1 MiB (20 MiB for a roster import) */
+        /** @description The body is larger than 1 MiB (20 MiB for a roster import), whatever the method */
         E413: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -2743,7 +2765,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
                 /** @description Seconds to wait */
-                "Retry-After"?: number;
+                "Retry-After": number;
                 [name: string]: unknown;
             };
             content: {
@@ -2753,6 +2775,46 @@ export interface components {
                  *       "message": "Too many requests; try again later",
                  *       "error": {
                  *         "code": "TOO_MANY_REQUESTS"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Something unexpected failed on the server: a defect, never a reply to bad input; the body never carries a stack trace or SQL */
+        E500: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "message": "Something went wrong on our side",
+                 *       "error": {
+                 *         "code": "SERVER_ERROR"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The database did not answer in time, or this instance is shutting down; retry after the seconds in Retry-After */
+        E503: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                /** @description Seconds to wait */
+                "Retry-After": number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "message": "The database is unavailable; try again shortly",
+                 *       "error": {
+                 *         "code": "SERVICE_UNAVAILABLE"
                  *       }
                  *     }
                  */
@@ -2787,6 +2849,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description 6 to 15 digits, with an optional leading +; spaces, dots, dashes and brackets are dropped */
                     phone_no: string;
                     pin: string;
                     school_id?: string;
@@ -2837,7 +2900,10 @@ export interface operations {
                             access_token: string;
                             /** @constant */
                             token_type: "Bearer";
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             expires_at: string;
                             parent: {
                                 id: number;
@@ -2860,6 +2926,8 @@ export interface operations {
             403: components["responses"]["E403"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postParentAppLogout: {
@@ -2891,9 +2959,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getParentAppSessions: {
@@ -2941,19 +3013,32 @@ export interface operations {
                             device_name: string | null;
                             user_agent: string | null;
                             ip: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             last_seen_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             expires_at: string;
                         }[];
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteParentAppSessions: {
@@ -2991,9 +3076,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteParentAppSessionsId: {
@@ -3032,7 +3121,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postParentAppEngagementComment: {
@@ -3093,7 +3185,10 @@ export interface operations {
                             content: string;
                             parent_id: number;
                             author_name: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
                         };
                     };
@@ -3105,6 +3200,8 @@ export interface operations {
             404: components["responses"]["E404"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getParentAppEngagementCommentsTypeId: {
@@ -3159,7 +3256,10 @@ export interface operations {
                             content: string;
                             parent_id: number;
                             author_name: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
                         }[];
                     };
@@ -3169,7 +3269,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteParentAppEngagementCommentsId: {
@@ -3207,7 +3310,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postParentAppEngagementReact: {
@@ -3279,6 +3385,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getParentAppEngagementReactionsTypeId: {
@@ -3328,7 +3436,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getParentAppDiary: {
@@ -3388,9 +3499,15 @@ export interface operations {
                             title: string;
                             description: string | null;
                             due_date: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             /** @description When this parent first read it; null while unread */
                             read_at: string | null;
@@ -3401,7 +3518,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getParentAppAttendance: {
@@ -3473,7 +3593,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getParentAppActivities: {
@@ -3604,9 +3727,15 @@ export interface operations {
                             publish_at: string | null;
                             /** @description When it was first published (and pushed) */
                             published_at: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             /** @description An event's start (an all-day event: the start of its first day in the school's time zone) */
                             starts_at: string | null;
@@ -3654,9 +3783,15 @@ export interface operations {
                                     signature: string | null;
                                     /** @description When the signature was given */
                                     signed_at: string | null;
-                                    /** @description ISO 8601 timestamp in UTC */
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 timestamp in UTC
+                                     */
                                     submitted_at: string;
-                                    /** @description ISO 8601 timestamp in UTC */
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 timestamp in UTC
+                                     */
                                     updated_at: string;
                                 }[];
                             } | null;
@@ -3668,7 +3803,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getParentAppActivitiesId: {
@@ -3795,9 +3933,15 @@ export interface operations {
                             publish_at: string | null;
                             /** @description When it was first published (and pushed) */
                             published_at: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             /** @description An event's start (an all-day event: the start of its first day in the school's time zone) */
                             starts_at: string | null;
@@ -3845,9 +3989,15 @@ export interface operations {
                                     signature: string | null;
                                     /** @description When the signature was given */
                                     signed_at: string | null;
-                                    /** @description ISO 8601 timestamp in UTC */
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 timestamp in UTC
+                                     */
                                     submitted_at: string;
-                                    /** @description ISO 8601 timestamp in UTC */
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 timestamp in UTC
+                                     */
                                     updated_at: string;
                                 }[];
                             } | null;
@@ -3860,7 +4010,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getParentAppNoticeboard: {
@@ -3983,9 +4136,15 @@ export interface operations {
                             scheduled: boolean;
                             publish_at: string | null;
                             published_at: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             form: {
                                 id: number;
@@ -4028,9 +4187,15 @@ export interface operations {
                                     signature: string | null;
                                     /** @description When the signature was given */
                                     signed_at: string | null;
-                                    /** @description ISO 8601 timestamp in UTC */
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 timestamp in UTC
+                                     */
                                     submitted_at: string;
-                                    /** @description ISO 8601 timestamp in UTC */
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 timestamp in UTC
+                                     */
                                     updated_at: string;
                                 }[];
                             } | null;
@@ -4042,7 +4207,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getParentAppNoticeboardId: {
@@ -4162,9 +4330,15 @@ export interface operations {
                             scheduled: boolean;
                             publish_at: string | null;
                             published_at: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             form: {
                                 id: number;
@@ -4207,9 +4381,15 @@ export interface operations {
                                     signature: string | null;
                                     /** @description When the signature was given */
                                     signed_at: string | null;
-                                    /** @description ISO 8601 timestamp in UTC */
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 timestamp in UTC
+                                     */
                                     submitted_at: string;
-                                    /** @description ISO 8601 timestamp in UTC */
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 timestamp in UTC
+                                     */
                                     updated_at: string;
                                 }[];
                             } | null;
@@ -4222,7 +4402,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postParentAppFormsFormIdResponses: {
@@ -4304,9 +4487,15 @@ export interface operations {
                             signature: string | null;
                             /** @description When the signature was given */
                             signed_at: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             submitted_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                         };
                     };
@@ -4319,6 +4508,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putParentAppFormsFormIdResponsesId: {
@@ -4396,9 +4587,15 @@ export interface operations {
                             signature: string | null;
                             /** @description When the signature was given */
                             signed_at: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             submitted_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                         };
                     };
@@ -4411,6 +4608,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getParentAppCalendar: {
@@ -4541,9 +4740,15 @@ export interface operations {
                             publish_at: string | null;
                             /** @description When it was first published (and pushed) */
                             published_at: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             /** @description An event's start (an all-day event: the start of its first day in the school's time zone) */
                             starts_at: string | null;
@@ -4591,9 +4796,15 @@ export interface operations {
                                     signature: string | null;
                                     /** @description When the signature was given */
                                     signed_at: string | null;
-                                    /** @description ISO 8601 timestamp in UTC */
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 timestamp in UTC
+                                     */
                                     submitted_at: string;
-                                    /** @description ISO 8601 timestamp in UTC */
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 timestamp in UTC
+                                     */
                                     updated_at: string;
                                 }[];
                             } | null;
@@ -4605,7 +4816,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postParentAppCalendarFeed: {
@@ -4643,9 +4857,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteParentAppCalendarFeed: {
@@ -4677,10 +4895,14 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postParentAppEngagementRead: {
@@ -4727,7 +4949,10 @@ export interface operations {
                         success: true;
                         message?: string;
                         data: {
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             read_at: string;
                         };
                     };
@@ -4739,6 +4964,8 @@ export interface operations {
             404: components["responses"]["E404"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getParentAppStudentDetail: {
@@ -4812,7 +5039,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postParentAppSetPin: {
@@ -4869,6 +5099,8 @@ export interface operations {
             404: components["responses"]["E404"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getParentAppMyData: {
@@ -4961,6 +5193,11 @@ export interface operations {
                      *             "key": {}
                      *           }
                      *         ],
+                     *         "form_responses": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ],
                      *         "sessions": [
                      *           {
                      *             "key": {}
@@ -4979,6 +5216,10 @@ export interface operations {
                         success: true;
                         message?: string;
                         data: {
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             exported_at: string;
                             school: {
                                 id: string;
@@ -5025,6 +5266,10 @@ export interface operations {
                             notifications: {
                                 [key: string]: unknown;
                             }[];
+                            /** @description The family's form responses: answers, signature, signed_at, ip and user agent */
+                            form_responses: {
+                                [key: string]: unknown;
+                            }[];
                             /** @description Without tokens */
                             sessions: {
                                 [key: string]: unknown;
@@ -5036,9 +5281,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getParentAppWriteTo: {
@@ -5105,9 +5354,15 @@ export interface operations {
                             assigned_staff_id: number | null;
                             leave_from: string | null;
                             leave_to: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
@@ -5118,7 +5373,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postParentAppWriteTo: {
@@ -5148,9 +5406,15 @@ export interface operations {
                     /** @description Defaults to the type, e.g. "Leave request" */
                     subject?: string;
                     message: string;
-                    /** @description Required for type leave */
+                    /**
+                     * Format: date
+                     * @description Required for type leave
+                     */
                     leave_from?: string;
-                    /** @description Required for type leave; not before leave_from, and at most 366 days from it */
+                    /**
+                     * Format: date
+                     * @description Required for type leave; not before leave_from, and at most 366 days from it
+                     */
                     leave_to?: string;
                 };
             };
@@ -5203,9 +5467,15 @@ export interface operations {
                             assigned_staff_id: number | null;
                             leave_from: string | null;
                             leave_to: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
@@ -5218,6 +5488,8 @@ export interface operations {
             403: components["responses"]["E403"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getParentAppWriteToId: {
@@ -5290,9 +5562,15 @@ export interface operations {
                             assigned_staff_id: number | null;
                             leave_from: string | null;
                             leave_to: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
@@ -5306,7 +5584,10 @@ export interface operations {
                                 author_id: number;
                                 author_name: string | null;
                                 message: string;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 created_at: string;
                             }[];
                         };
@@ -5317,7 +5598,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postParentAppWriteToIdReply: {
@@ -5377,7 +5661,10 @@ export interface operations {
                             author_id: number;
                             author_name: string | null;
                             message: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
                         };
                     };
@@ -5390,6 +5677,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getParentAppNotificationPreferences: {
@@ -5449,9 +5738,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putParentAppNotificationPreferences: {
@@ -5546,6 +5839,8 @@ export interface operations {
             403: components["responses"]["E403"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postTeachersAppTeacherAuthVerification: {
@@ -5565,6 +5860,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description 6 to 15 digits, with an optional leading +; spaces, dots, dashes and brackets are dropped */
                     phone_no: string;
                     pin: string;
                     school_id: string;
@@ -5611,7 +5907,10 @@ export interface operations {
                             access_token: string;
                             /** @constant */
                             token_type: "Bearer";
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             expires_at: string;
                             staff: {
                                 id: number;
@@ -5631,6 +5930,8 @@ export interface operations {
             403: components["responses"]["E403"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postTeachersAppLogout: {
@@ -5662,9 +5963,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getTeachersAppSessions: {
@@ -5712,19 +6017,32 @@ export interface operations {
                             device_name: string | null;
                             user_agent: string | null;
                             ip: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             last_seen_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             expires_at: string;
                         }[];
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteTeachersAppSessions: {
@@ -5762,9 +6080,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteTeachersAppSessionsId: {
@@ -5803,7 +6125,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getTeachersAppDiary: {
@@ -5861,9 +6186,15 @@ export interface operations {
                             title: string;
                             description: string | null;
                             due_date: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                         }[];
                     };
@@ -5872,7 +6203,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postTeachersAppDiary: {
@@ -5943,9 +6277,15 @@ export interface operations {
                             title: string;
                             description: string | null;
                             due_date: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                         };
                     };
@@ -5956,6 +6296,8 @@ export interface operations {
             403: components["responses"]["E403"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putTeachersAppDiaryId: {
@@ -6027,9 +6369,15 @@ export interface operations {
                             title: string;
                             description: string | null;
                             due_date: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                         };
                     };
@@ -6041,6 +6389,8 @@ export interface operations {
             404: components["responses"]["E404"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteTeachersAppDiaryId: {
@@ -6078,7 +6428,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getTeachersAppAttendance: {
@@ -6136,7 +6489,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putTeachersAppAttendance: {
@@ -6164,6 +6520,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** Format: date */
                     date: string;
                     records: {
                         student_id: number;
@@ -6206,6 +6563,8 @@ export interface operations {
             403: components["responses"]["E403"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getTeachersAppActivities: {
@@ -6329,9 +6688,15 @@ export interface operations {
                             publish_at: string | null;
                             /** @description When it was first published (and pushed) */
                             published_at: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             /** @description An event's start (an all-day event: the start of its first day in the school's time zone) */
                             starts_at: string | null;
@@ -6378,7 +6743,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postTeachersAppActivities: {
@@ -6621,9 +6989,15 @@ export interface operations {
                             publish_at: string | null;
                             /** @description When it was first published (and pushed) */
                             published_at: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             /** @description An event's start (an all-day event: the start of its first day in the school's time zone) */
                             starts_at: string | null;
@@ -6672,6 +7046,8 @@ export interface operations {
             403: components["responses"]["E403"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putTeachersAppActivitiesId: {
@@ -6754,7 +7130,7 @@ export interface operations {
                         editable?: boolean;
                     } | null;
                     school_id?: string;
-                };
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
             };
         };
         responses: {
@@ -6858,9 +7234,15 @@ export interface operations {
                             publish_at: string | null;
                             /** @description When it was first published (and pushed) */
                             published_at: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             /** @description An event's start (an all-day event: the start of its first day in the school's time zone) */
                             starts_at: string | null;
@@ -6911,6 +7293,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteTeachersAppActivitiesId: {
@@ -6949,7 +7333,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getTeachersAppNoticeboard: {
@@ -7065,9 +7452,15 @@ export interface operations {
                             scheduled: boolean;
                             publish_at: string | null;
                             published_at: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             /** @description Its permission slip, sign-up or RSVP; null without one */
                             form: {
@@ -7109,7 +7502,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postTeachersAppNoticeboard: {
@@ -7284,9 +7680,15 @@ export interface operations {
                             scheduled: boolean;
                             publish_at: string | null;
                             published_at: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             /** @description Its permission slip, sign-up or RSVP; null without one */
                             form: {
@@ -7330,6 +7732,8 @@ export interface operations {
             403: components["responses"]["E403"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getTeachersAppFormsFormIdResults: {
@@ -7490,9 +7894,15 @@ export interface operations {
                                 signed_at: string | null;
                                 ip: string | null;
                                 user_agent: string | null;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 submitted_at: string;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 updated_at: string;
                             }[];
                             /** @description Per student: the audience's students without a response; per family: the families without one. By name, then id */
@@ -7518,7 +7928,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getTeachersAppFormsFormIdResultsCsv: {
@@ -7553,7 +7966,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postTeachersAppFormsFormIdClose: {
@@ -7651,7 +8067,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getTeachersAppCalendar: {
@@ -7769,9 +8188,15 @@ export interface operations {
                             publish_at: string | null;
                             /** @description When it was first published (and pushed) */
                             published_at: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             /** @description An event's start (an all-day event: the start of its first day in the school's time zone) */
                             starts_at: string | null;
@@ -7818,7 +8243,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getTeachersAppActivitiesIdReach: {
@@ -7909,7 +8337,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postTeachersAppActivitiesIdRemind: {
@@ -7955,7 +8386,10 @@ export interface operations {
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getTeachersAppStudents: {
@@ -8016,7 +8450,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getTeachersAppStudentsId: {
@@ -8085,7 +8522,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getTeachersAppGroups: {
@@ -8130,9 +8570,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getTeachersAppWriteTo: {
@@ -8202,9 +8646,15 @@ export interface operations {
                             assigned_staff_id: number | null;
                             leave_from: string | null;
                             leave_to: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
@@ -8217,7 +8667,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getTeachersAppWriteToId: {
@@ -8290,9 +8743,15 @@ export interface operations {
                             assigned_staff_id: number | null;
                             leave_from: string | null;
                             leave_to: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
@@ -8306,7 +8765,10 @@ export interface operations {
                                 author_id: number;
                                 author_name: string | null;
                                 message: string;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 created_at: string;
                             }[];
                         };
@@ -8317,7 +8779,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putTeachersAppWriteToId: {
@@ -8345,7 +8810,7 @@ export interface operations {
                     status?: "resolved";
                     /** @description A staff member of the school, or null to unassign; needs write_to.manage */
                     assigned_staff_id?: number | null;
-                };
+                } | unknown | unknown;
             };
         };
         responses: {
@@ -8396,9 +8861,15 @@ export interface operations {
                             assigned_staff_id: number | null;
                             leave_from: string | null;
                             leave_to: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
@@ -8413,6 +8884,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postTeachersAppWriteToIdReply: {
@@ -8472,7 +8945,10 @@ export interface operations {
                             author_id: number;
                             author_name: string | null;
                             message: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
                         };
                     };
@@ -8485,6 +8961,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppSignin: {
@@ -8543,7 +9021,10 @@ export interface operations {
                             access_token: string;
                             /** @constant */
                             token_type: "Bearer";
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             expires_at: string;
                             user: {
                                 id: number;
@@ -8561,6 +9042,8 @@ export interface operations {
             403: components["responses"]["E403"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppSignup: {
@@ -8625,6 +9108,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppLogout: {
@@ -8656,9 +9141,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppSessions: {
@@ -8706,19 +9195,32 @@ export interface operations {
                             device_name: string | null;
                             user_agent: string | null;
                             ip: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             last_seen_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             expires_at: string;
                         }[];
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteWebAppSessionsId: {
@@ -8757,7 +9259,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppAdmins: {
@@ -8801,15 +9306,22 @@ export interface operations {
                             email: string;
                             role: string;
                             school_id: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
                         }[];
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppAdmins: {
@@ -8871,7 +9383,10 @@ export interface operations {
                             email: string;
                             role: string;
                             school_id: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
                         };
                     };
@@ -8883,6 +9398,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putWebAppAdminsId: {
@@ -8909,7 +9426,7 @@ export interface operations {
                     password?: string;
                     /** @enum {string} */
                     role?: "super_admin" | "admin" | "it_contact";
-                };
+                } | unknown | unknown | unknown | unknown;
             };
         };
         responses: {
@@ -8944,7 +9461,10 @@ export interface operations {
                             email: string;
                             role: string;
                             school_id: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
                         };
                     };
@@ -8957,6 +9477,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteWebAppAdminsId: {
@@ -8996,7 +9518,10 @@ export interface operations {
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppSchool: {
@@ -9040,9 +9565,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putWebAppSchool: {
@@ -9105,6 +9634,8 @@ export interface operations {
             403: components["responses"]["E403"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppStaff: {
@@ -9164,7 +9695,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppStaff: {
@@ -9200,6 +9734,7 @@ export interface operations {
                     name: string;
                     /** @description The name of one of the school's designations (matched without case, stored in its spelling; another name: 400), or null for none; its rbac is the base of the staff member's */
                     designation?: string | null;
+                    /** @description 6 to 15 digits, with an optional leading +; spaces, dots, dashes and brackets are dropped */
                     phone_no: string;
                     email?: string | null;
                     /** @description The staff member's own rbac, overlaid on the designation's */
@@ -9265,6 +9800,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppStaffId: {
@@ -9398,9 +9935,15 @@ export interface operations {
                                 pincode: number | null;
                             }[];
                             student_ids: number[];
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                         };
                     };
@@ -9410,7 +9953,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putWebAppStaffId: {
@@ -9435,6 +9981,7 @@ export interface operations {
                     name?: string;
                     /** @description The name of one of the school's designations (matched without case, stored in its spelling; another name: 400), or null for none; its rbac is the base of the staff member's */
                     designation?: string | null;
+                    /** @description 6 to 15 digits, with an optional leading +; spaces, dots, dashes and brackets are dropped */
                     phone_no?: string;
                     email?: string | null;
                     /** @description The staff member's own rbac, overlaid on the designation's */
@@ -9468,7 +10015,7 @@ export interface operations {
                      */
                     status?: "active" | "archived";
                     school_id?: string;
-                };
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
             };
         };
         responses: {
@@ -9592,9 +10139,15 @@ export interface operations {
                                 pincode: number | null;
                             }[];
                             student_ids: number[];
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                         };
                     };
@@ -9607,6 +10160,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppStaffIdAssignStudents: {
@@ -9672,6 +10227,8 @@ export interface operations {
             404: components["responses"]["E404"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppStaffIdUnassignStudents: {
@@ -9735,6 +10292,8 @@ export interface operations {
             404: components["responses"]["E404"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppStaffIdResetPin: {
@@ -9786,6 +10345,8 @@ export interface operations {
             404: components["responses"]["E404"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppStaffIdArchive: {
@@ -9831,7 +10392,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppDesignations: {
@@ -9891,17 +10455,27 @@ export interface operations {
                             } & {
                                 [key: string]: "none" | "view" | "create" | "manage";
                             };
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                         }[];
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppDesignations: {
@@ -9996,9 +10570,15 @@ export interface operations {
                             } & {
                                 [key: string]: "none" | "view" | "create" | "manage";
                             };
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                         };
                     };
@@ -10010,6 +10590,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppDesignationsId: {
@@ -10070,9 +10652,15 @@ export interface operations {
                             } & {
                                 [key: string]: "none" | "view" | "create" | "manage";
                             };
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                         };
                     };
@@ -10082,7 +10670,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putWebAppDesignationsId: {
@@ -10124,7 +10715,7 @@ export interface operations {
                     } & {
                         [key: string]: "none" | "view" | "create" | "manage";
                     };
-                };
+                } | unknown | unknown;
             };
         };
         responses: {
@@ -10175,9 +10766,15 @@ export interface operations {
                             } & {
                                 [key: string]: "none" | "view" | "create" | "manage";
                             };
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                         };
                     };
@@ -10190,6 +10787,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteWebAppDesignationsId: {
@@ -10229,7 +10828,10 @@ export interface operations {
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppActivities: {
@@ -10360,9 +10962,15 @@ export interface operations {
                                 publish_at: string | null;
                                 /** @description When it was first published (and pushed) */
                                 published_at: string | null;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 created_at: string;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 updated_at: string;
                                 /** @description An event's start (an all-day event: the start of its first day in the school's time zone) */
                                 starts_at: string | null;
@@ -10416,7 +11024,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppNoticeboard: {
@@ -10536,9 +11147,15 @@ export interface operations {
                                 scheduled: boolean;
                                 publish_at: string | null;
                                 published_at: string | null;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 created_at: string;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 updated_at: string;
                                 /** @description Its permission slip, sign-up or RSVP; null without one */
                                 form: {
@@ -10582,7 +11199,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppNoticeboard: {
@@ -10758,9 +11378,15 @@ export interface operations {
                             scheduled: boolean;
                             publish_at: string | null;
                             published_at: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             /** @description Its permission slip, sign-up or RSVP; null without one */
                             form: {
@@ -10804,6 +11430,8 @@ export interface operations {
             403: components["responses"]["E403"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putWebAppNoticeboardId: {
@@ -10877,7 +11505,7 @@ export interface operations {
                         editable?: boolean;
                     } | null;
                     school_id?: string;
-                };
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
             };
         };
         responses: {
@@ -10974,9 +11602,15 @@ export interface operations {
                             scheduled: boolean;
                             publish_at: string | null;
                             published_at: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             /** @description Its permission slip, sign-up or RSVP; null without one */
                             form: {
@@ -11022,6 +11656,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteWebAppNoticeboardId: {
@@ -11060,7 +11696,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppFormsFormIdResults: {
@@ -11221,9 +11860,15 @@ export interface operations {
                                 signed_at: string | null;
                                 ip: string | null;
                                 user_agent: string | null;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 submitted_at: string;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 updated_at: string;
                             }[];
                             /** @description Per student: the audience's students without a response; per family: the families without one. By name, then id */
@@ -11249,7 +11894,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppFormsFormIdResultsCsv: {
@@ -11284,7 +11932,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppFormsFormIdClose: {
@@ -11382,7 +12033,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppActivitiesIdReach: {
@@ -11473,7 +12127,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppActivitiesIdRemind: {
@@ -11519,7 +12176,10 @@ export interface operations {
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppNoticeboardIdReach: {
@@ -11610,7 +12270,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppNoticeboardIdRemind: {
@@ -11656,7 +12319,10 @@ export interface operations {
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppStudents: {
@@ -11733,9 +12399,15 @@ export interface operations {
                                 /** @enum {string} */
                                 status: "registered" | "active" | "inactive" | "archived";
                                 parent_id: number | null;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 created_at: string;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 updated_at: string;
                                 father_name: string | null;
                             }[];
@@ -11752,7 +12424,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppStudents: {
@@ -11865,7 +12540,10 @@ export interface operations {
                             /** @description Only for a new parent: their one-time PIN set-up link */
                             pin_setup?: {
                                 url: string;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 expires_at: string;
                             };
                         };
@@ -11878,6 +12556,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppStudentsId: {
@@ -11951,9 +12631,15 @@ export interface operations {
                             /** @enum {string} */
                             status: "registered" | "active" | "inactive" | "archived";
                             parent_id: number | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             guardian: {
                                 father_name: string | null;
@@ -11977,7 +12663,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putWebAppStudentsId: {
@@ -12017,7 +12706,7 @@ export interface operations {
                      */
                     status?: "registered" | "active" | "inactive" | "archived";
                     school_id?: string;
-                };
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
             };
         };
         responses: {
@@ -12064,9 +12753,15 @@ export interface operations {
                             /** @enum {string} */
                             status: "registered" | "active" | "inactive" | "archived";
                             parent_id: number | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                         };
                     };
@@ -12079,6 +12774,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppStudentsIdArchive: {
@@ -12136,9 +12833,15 @@ export interface operations {
                             /** @enum {string} */
                             status: "registered" | "active" | "inactive" | "archived";
                             parent_id: number | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                         };
                     };
@@ -12148,7 +12851,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppStudentsIdRestore: {
@@ -12206,9 +12912,15 @@ export interface operations {
                             /** @enum {string} */
                             status: "registered" | "active" | "inactive" | "archived";
                             parent_id: number | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                         };
                     };
@@ -12219,7 +12931,10 @@ export interface operations {
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppStudentsIdResetPassword: {
@@ -12278,6 +12993,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppGrades: {
@@ -12328,7 +13045,10 @@ export interface operations {
             400: components["responses"]["E400"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppGrades: {
@@ -12393,6 +13113,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putWebAppGradesId: {
@@ -12419,7 +13141,7 @@ export interface operations {
                     class_teacher_id?: number | null;
                     sort_order?: number;
                     school_id?: string;
-                };
+                } | unknown | unknown | unknown;
             };
         };
         responses: {
@@ -12461,6 +13183,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteWebAppGradesId: {
@@ -12499,7 +13223,10 @@ export interface operations {
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppAdmissionForm: {
@@ -12606,7 +13333,10 @@ export interface operations {
                             /** @description Only for a parent created by this admission */
                             pin_setup?: {
                                 url: string;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 expires_at: string;
                             };
                         };
@@ -12619,6 +13349,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppStudentInfo: {
@@ -12691,7 +13423,10 @@ export interface operations {
                             /** @enum {string} */
                             status: "registered" | "active" | "inactive" | "archived";
                             roll_no: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             submitted_at: string;
                             student: {
                                 student_full_name: string;
@@ -12719,7 +13454,10 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     patchWebAppUpdateStudent: {
@@ -12759,7 +13497,7 @@ export interface operations {
                         grade?: string;
                         date_of_birth?: string | null;
                         blood_group?: string | null;
-                    };
+                    } | unknown | unknown | unknown | unknown | unknown;
                 } | {
                     school_id: string;
                     /** @description Given by the admission form */
@@ -12772,7 +13510,7 @@ export interface operations {
                         /** @description Links the child to the parent of this phone in the school, created when there is none */
                         phone_no?: string;
                         email?: string | null;
-                    };
+                    } | unknown | unknown | unknown | unknown;
                 } | {
                     school_id: string;
                     /** @description Given by the admission form */
@@ -12856,7 +13594,10 @@ export interface operations {
                             /** @enum {string} */
                             status: "registered" | "active" | "inactive" | "archived";
                             roll_no: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             submitted_at: string;
                             student: {
                                 student_full_name: string;
@@ -12880,7 +13621,10 @@ export interface operations {
                             }[];
                             pin_setup?: {
                                 url: string;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 expires_at: string;
                             };
                         };
@@ -12892,6 +13636,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppParentsId: {
@@ -12964,7 +13710,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putWebAppParentsId: {
@@ -13058,6 +13807,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppParentsIdResetPin: {
@@ -13116,6 +13867,8 @@ export interface operations {
             404: components["responses"]["E404"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppStudentsIdExport: {
@@ -13211,6 +13964,11 @@ export interface operations {
                      *             "key": {}
                      *           }
                      *         ],
+                     *         "form_responses": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ],
                      *         "sessions": [
                      *           {
                      *             "key": {}
@@ -13229,6 +13987,10 @@ export interface operations {
                         success: true;
                         message?: string;
                         data: {
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             exported_at: string;
                             school: {
                                 id: string;
@@ -13275,6 +14037,10 @@ export interface operations {
                             notifications: {
                                 [key: string]: unknown;
                             }[];
+                            /** @description The family's form responses: answers, signature, signed_at, ip and user agent */
+                            form_responses: {
+                                [key: string]: unknown;
+                            }[];
                             /** @description Without tokens */
                             sessions: {
                                 [key: string]: unknown;
@@ -13290,7 +14056,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppStudentsIdErase: {
@@ -13360,6 +14129,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppGroups: {
@@ -13404,9 +14175,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppGroups: {
@@ -13470,6 +14245,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppGroupsId: {
@@ -13533,7 +14310,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putWebAppGroupsId: {
@@ -13599,6 +14379,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteWebAppGroupsId: {
@@ -13637,7 +14419,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppGroupsIdMembers: {
@@ -13704,6 +14489,8 @@ export interface operations {
             404: components["responses"]["E404"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppGroupsIdMembersRemove: {
@@ -13769,6 +14556,8 @@ export interface operations {
             404: components["responses"]["E404"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppImports: {
@@ -13801,6 +14590,56 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Dry run (`dry_run=true`): the report of what the import would do; nothing was written */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Dry run: nothing was written",
+                     *       "data": {
+                     *         "kind": "students",
+                     *         "dry_run": true,
+                     *         "partial": false,
+                     *         "rows": 2,
+                     *         "created": 2,
+                     *         "updated": 0,
+                     *         "unchanged": 0,
+                     *         "guardians_created": 2,
+                     *         "applied": false,
+                     *         "errors": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            /** @enum {string} */
+                            kind: "students" | "staff" | "oneroster";
+                            dry_run: boolean;
+                            partial: boolean;
+                            rows: number;
+                            created: number;
+                            updated: number;
+                            unchanged: number;
+                            guardians_created: number;
+                            applied: boolean;
+                            errors: {
+                                file?: string;
+                                line: number;
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -13857,6 +14696,8 @@ export interface operations {
             413: components["responses"]["E413"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppWriteTo: {
@@ -13926,9 +14767,15 @@ export interface operations {
                             assigned_staff_id: number | null;
                             leave_from: string | null;
                             leave_to: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
@@ -13941,7 +14788,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppWriteToId: {
@@ -14014,9 +14864,15 @@ export interface operations {
                             assigned_staff_id: number | null;
                             leave_from: string | null;
                             leave_to: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
@@ -14030,7 +14886,10 @@ export interface operations {
                                 author_id: number;
                                 author_name: string | null;
                                 message: string;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 created_at: string;
                             }[];
                         };
@@ -14041,7 +14900,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putWebAppWriteToId: {
@@ -14069,7 +14931,7 @@ export interface operations {
                     status?: "resolved";
                     /** @description A staff member of the school, or null to unassign; needs write_to.manage */
                     assigned_staff_id?: number | null;
-                };
+                } | unknown | unknown;
             };
         };
         responses: {
@@ -14120,9 +14982,15 @@ export interface operations {
                             assigned_staff_id: number | null;
                             leave_from: string | null;
                             leave_to: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
@@ -14137,6 +15005,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppWriteToIdReply: {
@@ -14196,7 +15066,10 @@ export interface operations {
                             author_id: number;
                             author_name: string | null;
                             message: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
                         };
                     };
@@ -14209,6 +15082,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppNotifications: {
@@ -14256,7 +15131,7 @@ export interface operations {
                      *             "last_error": null,
                      *             "created_at": "2026-11-22T09:30:00.000Z",
                      *             "sent_at": "2026-11-22T09:30:00.000Z",
-                     *             "deliver_after": "deliver_after"
+                     *             "deliver_after": "2026-11-22T09:30:00.000Z"
                      *           }
                      *         ],
                      *         "pagination": {
@@ -14289,7 +15164,10 @@ export interface operations {
                                 status: "pending" | "sent" | "failed" | "skipped";
                                 attempts: number;
                                 last_error: string | null;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 created_at: string;
                                 sent_at: string | null;
                                 /** @description Set when the push was held for the parent's quiet hours: it is sent from then on */
@@ -14308,7 +15186,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppDiagnosticsHealth: {
@@ -14397,9 +15278,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppDiagnosticsTestPush: {
@@ -14427,7 +15312,7 @@ export interface operations {
                     staff_id?: number;
                     title?: string;
                     body?: string;
-                };
+                } | unknown | unknown | unknown;
             };
         };
         responses: {
@@ -14476,6 +15361,8 @@ export interface operations {
             404: components["responses"]["E404"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppAuditLog: {
@@ -14584,7 +15471,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppWebhooks: {
@@ -14633,17 +15523,27 @@ export interface operations {
                             active: boolean;
                             /** @description Why the webhook was switched off; null while it is on */
                             disabled_reason: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                         }[];
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppWebhooks: {
@@ -14715,9 +15615,15 @@ export interface operations {
                             active: boolean;
                             /** @description Why the webhook was switched off; null while it is on */
                             disabled_reason: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             /** @description Shown once: keep it where the receiver can read it */
                             secret: string;
@@ -14730,6 +15636,8 @@ export interface operations {
             403: components["responses"]["E403"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppWebhooksId: {
@@ -14779,9 +15687,15 @@ export interface operations {
                             active: boolean;
                             /** @description Why the webhook was switched off; null while it is on */
                             disabled_reason: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                         };
                     };
@@ -14791,7 +15705,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putWebAppWebhooksId: {
@@ -14818,7 +15735,7 @@ export interface operations {
                     events?: ("activity.published" | "notice.published" | "write_to.created" | "write_to.resolved" | "admission.submitted" | "student.archived" | "staff.archived" | "form.response_submitted" | "*")[];
                     /** @description true switches a webhook on again (after it was switched off for failing); false pauses it */
                     active?: boolean;
-                };
+                } | unknown | unknown | unknown;
             };
         };
         responses: {
@@ -14858,9 +15775,15 @@ export interface operations {
                             active: boolean;
                             /** @description Why the webhook was switched off; null while it is on */
                             disabled_reason: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                         };
                     };
@@ -14872,6 +15795,8 @@ export interface operations {
             404: components["responses"]["E404"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteWebAppWebhooksId: {
@@ -14910,7 +15835,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppWebhooksIdDeliveries: {
@@ -14978,7 +15906,10 @@ export interface operations {
                                 attempts: number;
                                 response_status: number | null;
                                 last_error: string | null;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 created_at: string;
                                 delivered_at: string | null;
                             }[];
@@ -14996,7 +15927,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getCalendarTokenIcs: {
@@ -15044,7 +15978,10 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getHealthz: {
@@ -15083,6 +16020,7 @@ export interface operations {
                     };
                 };
             };
+            503: components["responses"]["E503"];
         };
     };
     getReadyz: {
@@ -15161,6 +16099,33 @@ export interface operations {
             };
         };
     };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics, in the Prometheus text exposition format (version 0.0.4) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # HELP http_requests_total HTTP requests answered
+                     *     # TYPE http_requests_total counter
+                     *     http_requests_total{method="GET",route="/web-app/grades",status="200"} 42
+                     */
+                    "text/plain": string;
+                };
+            };
+            404: components["responses"]["E404"];
+            503: components["responses"]["E503"];
+        };
+    };
     getOpenapiJson: {
         parameters: {
             query?: never;
@@ -15202,6 +16167,7 @@ export interface operations {
                     };
                 };
             };
+            503: components["responses"]["E503"];
         };
     };
 }
