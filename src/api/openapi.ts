@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { errorStatus } from '../errors.js';
 import { anyFieldOf } from '../services/schemas.js';
 import { openApiDocumentRoute } from './docs/docs.js';
+import { fileRoutes } from './files/files.routes.js';
 import { healthRoutes } from './health/health.routes.js';
 import { metricsRoute } from './metrics/metrics.js';
 import { exampleOf, type JsonSchema } from './openapi-examples.js';
@@ -16,14 +17,22 @@ export const JSON_SCHEMA_DIALECT = 'https://spec.openapis.org/oas/3.1/dialect/ba
  * type (`contentType`, with a text example). The descriptor lives beside the handler it documents.
  */
 export interface ServiceRoute {
-  method: Method;
+  method: Method | 'head';
   path: string;
   summary: string;
   description: string;
-  responses: Record<number, { description: string; schema: z.ZodType; example?: unknown } | { description: string; contentType: string; example: string }>;
-  /** Error statuses answered with the shared error body. */
-  errors?: number[];
+  /** OpenAPI parameter objects, as the route reads them (path, query, header). */
+  parameters?: object[];
+  /**
+   * A JSON body described by its schema; or, for a route that answers bytes, its content types and
+   * headers as OpenAPI writes them, or the contract's error body (`error`).
+   */
+  responses: Record<number, ServiceResponse>;
 }
+
+type ServiceResponse =
+  | { description: string; schema: z.ZodType; example?: unknown }
+  | { description: string; content?: Record<string, object>; headers?: Record<string, object>; error?: true };
 
 const tagOf: Record<AppName, string> = { 'parent-app': 'Parent app', 'teachers-app': 'Teachers app', 'web-app': 'Web admin app' };
 
@@ -50,7 +59,15 @@ const errorResponses: Record<number, { description: string; code: string; messag
     description: 'A duplicate, or a transition the current state forbids',
     code: 'CONFLICT', message: 'A record with this phone number already exists', details: [{ field: 'phone_no', message: 'already exists' }],
   },
-  413: { description: 'The body is larger than 1 MiB (20 MiB for a roster import), whatever the method', code: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than 1 MiB' },
+  413: {
+    description: 'The body is larger than 1 MiB (20 MiB for a roster import), whatever the method; an uploaded file over 20 MiB, or past the school\'s storage limit or a parent\'s 100 MiB of uploads not yet attached',
+    code: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than 1 MiB',
+  },
+  415: {
+    description: 'An uploaded file whose content is not a JPEG, PNG, GIF or WebP image or a PDF; `error.details` names `file`',
+    code: 'UNSUPPORTED_MEDIA_TYPE', message: 'The file is not a JPEG, PNG, GIF or WebP image or a PDF',
+    details: [{ field: 'file', message: 'must be a JPEG, PNG, GIF or WebP image or a PDF (judged by its content)' }],
+  },
   422: {
     description: 'An all-or-nothing roster import had invalid rows and wrote nothing: `error.details` lists each row error, `data` is the whole report',
     code: 'UNPROCESSABLE', message: 'The file has 1 invalid row(s); nothing was imported',
@@ -59,7 +76,7 @@ const errorResponses: Record<number, { description: string; code: string; messag
   429: { description: 'Rate limit or login lock-out; wait the seconds in Retry-After', code: 'TOO_MANY_REQUESTS', message: 'Too many requests; try again later' },
   500: { description: 'Something unexpected failed on the server: a defect, never a reply to bad input; the body never carries a stack trace or SQL', code: 'SERVER_ERROR', message: 'Something went wrong on our side' },
   503: {
-    description: 'The database did not answer in time, or this instance is shutting down; retry after the seconds in Retry-After',
+    description: 'A dependency did not answer in time (the database, or the file store for a route that reads or writes files), or this instance is shutting down; retry after the seconds in Retry-After',
     code: 'SERVICE_UNAVAILABLE', message: 'The database is unavailable; try again shortly',
   },
 };
@@ -158,6 +175,19 @@ function apiOperation({ app, method, path, spec }: RegisteredRoute) {
           },
         }
       : {}),
+    ...(spec.multipart
+      ? {
+          requestBody: {
+            required: true,
+            description: spec.multipart.description,
+            content: {
+              'multipart/form-data': {
+                schema: { type: 'object', required: [spec.multipart.field], properties: { [spec.multipart.field]: { type: 'string', format: 'binary' } } },
+              },
+            },
+          },
+        }
+      : {}),
     responses: {
       [success]: spec.produces
         ? {
@@ -181,24 +211,30 @@ function apiOperation({ app, method, path, spec }: RegisteredRoute) {
   };
 }
 
+function serviceResponse(r: ServiceResponse) {
+  if ('schema' in r) {
+    const schema = jsonSchema(r.schema, 'output');
+    return { description: r.description, content: { 'application/json': { schema, example: r.example ?? exampleOf(schema) } } };
+  }
+  return {
+    description: r.description,
+    ...(r.headers ? { headers: r.headers } : {}),
+    ...(r.error ? { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } : r.content ? { content: r.content } : {}),
+  };
+}
+
 function serviceOperation(route: ServiceRoute) {
-  const responses = Object.fromEntries(
-    Object.entries(route.responses).map(([status, r]) => {
-      if ('contentType' in r) return [status, { description: r.description, content: { [r.contentType]: { schema: { type: 'string' }, example: r.example } } }];
-      const schema = jsonSchema(r.schema, 'output');
-      return [status, { description: r.description, content: { 'application/json': { schema, example: r.example ?? exampleOf(schema) } } }];
-    }),
-  );
   return {
     tags: ['Service'],
     summary: route.summary,
     description: `${route.description}\n\n**Access:** public, no token. Not rate limited.`,
     operationId: operationId(route.method, route.path),
     security: [],
+    ...(route.parameters ? { parameters: route.parameters } : {}),
     // From SIGTERM on, every route answers 503 on connections that were already open.
     responses: {
-      ...responses,
-      ...Object.fromEntries([...(route.errors ?? []), ...(responses[503] ? [] : [503])].map((s) => [s, { $ref: `#/components/responses/E${s}` }])),
+      ...Object.fromEntries(Object.entries(route.responses).map(([status, r]) => [status, serviceResponse(r)])),
+      ...(route.responses[503] ? {} : { 503: { $ref: '#/components/responses/E503' } }),
     },
   };
 }
@@ -238,7 +274,7 @@ export function buildOpenApi(routes: RegisteredRoute[], version: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   const oaPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
   for (const route of routes) (paths[oaPath(route.path)] ??= {})[route.method] = apiOperation(route);
-  for (const route of [...healthRoutes, metricsRoute, openApiDocumentRoute]) (paths[route.path] ??= {})[route.method] = serviceOperation(route);
+  for (const route of [...healthRoutes, ...fileRoutes, metricsRoute, openApiDocumentRoute]) (paths[oaPath(route.path)] ??= {})[route.method] = serviceOperation(route);
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: JSON_SCHEMA_DIALECT,
@@ -257,7 +293,7 @@ export function buildOpenApi(routes: RegisteredRoute[], version: string) {
       { name: 'Parent app', description: 'Parents and guardians: sign in with phone + PIN' },
       { name: 'Teachers app', description: 'Teachers and other staff: sign in with phone + PIN + school' },
       { name: 'Web admin app', description: 'School administrators: sign in with e-mail + password' },
-      { name: 'Service', description: 'Health checks for load balancers, metrics for a Prometheus scraper, and this document' },
+      { name: 'Service', description: 'Health checks for load balancers, signed file URLs, metrics for a Prometheus scraper, and this document' },
     ],
     paths,
     components: {

@@ -68,9 +68,13 @@ export const metricsRoute: ServiceRoute = {
   responses: {
     200: {
       description: 'The metrics, in the Prometheus text exposition format (version 0.0.4)',
-      contentType: 'text/plain',
-      example: '# HELP http_requests_total HTTP requests answered\n# TYPE http_requests_total counter\nhttp_requests_total{method="GET",route="/web-app/grades",status="200"} 42\n',
+      content: {
+        'text/plain': {
+          schema: { type: 'string' },
+          example: '# HELP http_requests_total HTTP requests answered\n# TYPE http_requests_total counter\nhttp_requests_total{method="GET",route="/web-app/grades",status="200"} 42\n',
+        },
+      },
     },
+    404: { description: 'METRICS_ENABLED is not true: no such route', error: true },
   },
-  errors: [404],
 };
