@@ -2662,6 +2662,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics (METRICS_ENABLED=true)
+         * @description Request counts and latencies by route template and status, the database pools, the push outbox backlog and the process defaults, in the Prometheus text format. Served only when the server runs with `METRICS_ENABLED=true` (404 otherwise); it is unauthenticated, so expose it to the scraper only.
+         *
+         *     **Access:** public, no token. Not rate limited.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -2708,7 +2730,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description A field is missing or malformed; `error.details` names each field */
+        /** @description A field is missing or malformed, or the body is not valid JSON; `error.details` names each field */
         E400: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -2815,7 +2837,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The body is larger than 1 MiB (20 MiB for a roster import); an uploaded file over 20 MiB, or past the school's storage limit or a parent's 100 MiB of uploads not yet attached */
+        /** @description The body is larger than 1 MiB (20 MiB for a roster import), whatever the method; an uploaded file over 20 MiB, or past the school's storage limit or a parent's 100 MiB of uploads not yet attached */
         E413: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -2890,7 +2912,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
                 /** @description Seconds to wait */
-                "Retry-After"?: number;
+                "Retry-After": number;
                 [name: string]: unknown;
             };
             content: {
@@ -2906,19 +2928,38 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A dependency did not answer in time (the database, or the file store for a route that reads or writes files); wait the seconds in Retry-After */
-        E503: {
+        /** @description Something unexpected failed on the server: a defect, never a reply to bad input; the body never carries a stack trace or SQL */
+        E500: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
-                /** @description Seconds to wait */
-                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
                 /**
                  * @example {
                  *       "success": false,
-                 *       "message": "The file store is not answering; try again shortly",
+                 *       "message": "Something went wrong on our side",
+                 *       "error": {
+                 *         "code": "SERVER_ERROR"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A dependency did not answer in time (the database, or the file store for a route that reads or writes files), or this instance is shutting down; retry after the seconds in Retry-After */
+        E503: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                /** @description Seconds to wait */
+                "Retry-After": number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "message": "The database is unavailable; try again shortly",
                  *       "error": {
                  *         "code": "SERVICE_UNAVAILABLE"
                  *       }
@@ -2955,6 +2996,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description 6 to 15 digits, with an optional leading +; spaces, dots, dashes and brackets are dropped */
                     phone_no: string;
                     pin: string;
                     school_id?: string;
@@ -3005,7 +3047,10 @@ export interface operations {
                             access_token: string;
                             /** @constant */
                             token_type: "Bearer";
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             expires_at: string;
                             parent: {
                                 id: number;
@@ -3028,6 +3073,8 @@ export interface operations {
             403: components["responses"]["E403"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postParentAppLogout: {
@@ -3059,9 +3106,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getParentAppSessions: {
@@ -3109,19 +3160,32 @@ export interface operations {
                             device_name: string | null;
                             user_agent: string | null;
                             ip: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             last_seen_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             expires_at: string;
                         }[];
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteParentAppSessions: {
@@ -3159,9 +3223,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteParentAppSessionsId: {
@@ -3200,7 +3268,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postParentAppEngagementComment: {
@@ -3261,7 +3332,10 @@ export interface operations {
                             content: string;
                             parent_id: number;
                             author_name: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
                         };
                     };
@@ -3273,6 +3347,8 @@ export interface operations {
             404: components["responses"]["E404"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getParentAppEngagementCommentsTypeId: {
@@ -3327,7 +3403,10 @@ export interface operations {
                             content: string;
                             parent_id: number;
                             author_name: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
                         }[];
                     };
@@ -3337,7 +3416,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteParentAppEngagementCommentsId: {
@@ -3375,7 +3457,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postParentAppEngagementReact: {
@@ -3447,6 +3532,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getParentAppEngagementReactionsTypeId: {
@@ -3496,7 +3583,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getParentAppDiary: {
@@ -3568,9 +3658,15 @@ export interface operations {
                             title: string;
                             description: string | null;
                             due_date: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             /** @description In the order of the item's attachment_ids; [] when none */
                             attachments: {
@@ -3601,7 +3697,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getParentAppAttendance: {
@@ -3673,7 +3772,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getParentAppActivities: {
@@ -3816,9 +3918,15 @@ export interface operations {
                             publish_at: string | null;
                             /** @description When it was first published (and pushed) */
                             published_at: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             /** @description An event's start (an all-day event: the start of its first day in the school's time zone) */
                             starts_at: string | null;
@@ -3866,9 +3974,15 @@ export interface operations {
                                     signature: string | null;
                                     /** @description When the signature was given */
                                     signed_at: string | null;
-                                    /** @description ISO 8601 timestamp in UTC */
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 timestamp in UTC
+                                     */
                                     submitted_at: string;
-                                    /** @description ISO 8601 timestamp in UTC */
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 timestamp in UTC
+                                     */
                                     updated_at: string;
                                 }[];
                             } | null;
@@ -3900,7 +4014,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getParentAppActivitiesId: {
@@ -4039,9 +4156,15 @@ export interface operations {
                             publish_at: string | null;
                             /** @description When it was first published (and pushed) */
                             published_at: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             /** @description An event's start (an all-day event: the start of its first day in the school's time zone) */
                             starts_at: string | null;
@@ -4089,9 +4212,15 @@ export interface operations {
                                     signature: string | null;
                                     /** @description When the signature was given */
                                     signed_at: string | null;
-                                    /** @description ISO 8601 timestamp in UTC */
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 timestamp in UTC
+                                     */
                                     submitted_at: string;
-                                    /** @description ISO 8601 timestamp in UTC */
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 timestamp in UTC
+                                     */
                                     updated_at: string;
                                 }[];
                             } | null;
@@ -4124,7 +4253,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getParentAppNoticeboard: {
@@ -4259,9 +4391,15 @@ export interface operations {
                             scheduled: boolean;
                             publish_at: string | null;
                             published_at: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             form: {
                                 id: number;
@@ -4304,9 +4442,15 @@ export interface operations {
                                     signature: string | null;
                                     /** @description When the signature was given */
                                     signed_at: string | null;
-                                    /** @description ISO 8601 timestamp in UTC */
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 timestamp in UTC
+                                     */
                                     submitted_at: string;
-                                    /** @description ISO 8601 timestamp in UTC */
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 timestamp in UTC
+                                     */
                                     updated_at: string;
                                 }[];
                             } | null;
@@ -4338,7 +4482,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getParentAppNoticeboardId: {
@@ -4470,9 +4617,15 @@ export interface operations {
                             scheduled: boolean;
                             publish_at: string | null;
                             published_at: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             form: {
                                 id: number;
@@ -4515,9 +4668,15 @@ export interface operations {
                                     signature: string | null;
                                     /** @description When the signature was given */
                                     signed_at: string | null;
-                                    /** @description ISO 8601 timestamp in UTC */
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 timestamp in UTC
+                                     */
                                     submitted_at: string;
-                                    /** @description ISO 8601 timestamp in UTC */
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 timestamp in UTC
+                                     */
                                     updated_at: string;
                                 }[];
                             } | null;
@@ -4550,7 +4709,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postParentAppFormsFormIdResponses: {
@@ -4632,9 +4794,15 @@ export interface operations {
                             signature: string | null;
                             /** @description When the signature was given */
                             signed_at: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             submitted_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                         };
                     };
@@ -4647,6 +4815,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putParentAppFormsFormIdResponsesId: {
@@ -4724,9 +4894,15 @@ export interface operations {
                             signature: string | null;
                             /** @description When the signature was given */
                             signed_at: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             submitted_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                         };
                     };
@@ -4739,6 +4915,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getParentAppCalendar: {
@@ -4881,9 +5059,15 @@ export interface operations {
                             publish_at: string | null;
                             /** @description When it was first published (and pushed) */
                             published_at: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             /** @description An event's start (an all-day event: the start of its first day in the school's time zone) */
                             starts_at: string | null;
@@ -4931,9 +5115,15 @@ export interface operations {
                                     signature: string | null;
                                     /** @description When the signature was given */
                                     signed_at: string | null;
-                                    /** @description ISO 8601 timestamp in UTC */
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 timestamp in UTC
+                                     */
                                     submitted_at: string;
-                                    /** @description ISO 8601 timestamp in UTC */
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 timestamp in UTC
+                                     */
                                     updated_at: string;
                                 }[];
                             } | null;
@@ -4965,7 +5155,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postParentAppCalendarFeed: {
@@ -5003,9 +5196,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteParentAppCalendarFeed: {
@@ -5037,10 +5234,14 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postParentAppEngagementRead: {
@@ -5087,7 +5288,10 @@ export interface operations {
                         success: true;
                         message?: string;
                         data: {
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             read_at: string;
                         };
                     };
@@ -5099,6 +5303,8 @@ export interface operations {
             404: components["responses"]["E404"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getParentAppStudentDetail: {
@@ -5172,7 +5378,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postParentAppSetPin: {
@@ -5229,6 +5438,8 @@ export interface operations {
             404: components["responses"]["E404"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getParentAppMyData: {
@@ -5334,6 +5545,11 @@ export interface operations {
                      *             "key": {}
                      *           }
                      *         ],
+                     *         "form_responses": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ],
                      *         "sessions": [
                      *           {
                      *             "key": {}
@@ -5352,6 +5568,10 @@ export interface operations {
                         success: true;
                         message?: string;
                         data: {
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             exported_at: string;
                             school: {
                                 id: string;
@@ -5410,6 +5630,10 @@ export interface operations {
                             notifications: {
                                 [key: string]: unknown;
                             }[];
+                            /** @description The family's form responses: answers, signature, signed_at, ip and user agent */
+                            form_responses: {
+                                [key: string]: unknown;
+                            }[];
                             /** @description Without tokens */
                             sessions: {
                                 [key: string]: unknown;
@@ -5421,9 +5645,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getParentAppWriteTo: {
@@ -5502,9 +5730,15 @@ export interface operations {
                             assigned_staff_id: number | null;
                             leave_from: string | null;
                             leave_to: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
@@ -5535,7 +5769,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postParentAppWriteTo: {
@@ -5565,9 +5802,15 @@ export interface operations {
                     /** @description Defaults to the type, e.g. "Leave request" */
                     subject?: string;
                     message: string;
-                    /** @description Required for type leave */
+                    /**
+                     * Format: date
+                     * @description Required for type leave
+                     */
                     leave_from?: string;
-                    /** @description Required for type leave; not before leave_from, and at most 366 days from it */
+                    /**
+                     * Format: date
+                     * @description Required for type leave; not before leave_from, and at most 366 days from it
+                     */
                     leave_to?: string;
                     /** @description Uploads (POST .../attachments) to attach, in the order they are shown: at most 10, none twice, each of the caller's school and attached to nothing else; through the parent app the parent's own, through the teachers and web apps a staff member's or an admin's. On an update it replaces the item's attachments (`[]` takes them all off, and one taken off is deleted); absent, they stay as they are. */
                     attachment_ids?: number[];
@@ -5634,9 +5877,15 @@ export interface operations {
                             assigned_staff_id: number | null;
                             leave_from: string | null;
                             leave_to: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
@@ -5669,6 +5918,8 @@ export interface operations {
             403: components["responses"]["E403"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getParentAppWriteToId: {
@@ -5765,9 +6016,15 @@ export interface operations {
                             assigned_staff_id: number | null;
                             leave_from: string | null;
                             leave_to: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
@@ -5801,7 +6058,10 @@ export interface operations {
                                 author_id: number;
                                 author_name: string | null;
                                 message: string;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 created_at: string;
                                 /** @description In the order of the item's attachment_ids; [] when none */
                                 attachments: {
@@ -5832,7 +6092,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postParentAppWriteToIdReply: {
@@ -5906,7 +6169,10 @@ export interface operations {
                             author_id: number;
                             author_name: string | null;
                             message: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
                             /** @description In the order of the item's attachment_ids; [] when none */
                             attachments: {
@@ -5939,6 +6205,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postParentAppAttachments: {
@@ -6007,11 +6275,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             413: components["responses"]["E413"];
             415: components["responses"]["E415"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
     };
@@ -6072,9 +6342,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putParentAppNotificationPreferences: {
@@ -6169,6 +6443,8 @@ export interface operations {
             403: components["responses"]["E403"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postTeachersAppTeacherAuthVerification: {
@@ -6188,6 +6464,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description 6 to 15 digits, with an optional leading +; spaces, dots, dashes and brackets are dropped */
                     phone_no: string;
                     pin: string;
                     school_id: string;
@@ -6234,7 +6511,10 @@ export interface operations {
                             access_token: string;
                             /** @constant */
                             token_type: "Bearer";
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             expires_at: string;
                             staff: {
                                 id: number;
@@ -6254,6 +6534,8 @@ export interface operations {
             403: components["responses"]["E403"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postTeachersAppLogout: {
@@ -6285,9 +6567,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getTeachersAppSessions: {
@@ -6335,19 +6621,32 @@ export interface operations {
                             device_name: string | null;
                             user_agent: string | null;
                             ip: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             last_seen_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             expires_at: string;
                         }[];
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteTeachersAppSessions: {
@@ -6385,9 +6684,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteTeachersAppSessionsId: {
@@ -6426,7 +6729,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getTeachersAppDiary: {
@@ -6496,9 +6802,15 @@ export interface operations {
                             title: string;
                             description: string | null;
                             due_date: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             /** @description In the order of the item's attachment_ids; [] when none */
                             attachments: {
@@ -6527,7 +6839,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postTeachersAppDiary: {
@@ -6612,9 +6927,15 @@ export interface operations {
                             title: string;
                             description: string | null;
                             due_date: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             /** @description In the order of the item's attachment_ids; [] when none */
                             attachments: {
@@ -6645,6 +6966,8 @@ export interface operations {
             403: components["responses"]["E403"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putTeachersAppDiaryId: {
@@ -6730,9 +7053,15 @@ export interface operations {
                             title: string;
                             description: string | null;
                             due_date: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             /** @description In the order of the item's attachment_ids; [] when none */
                             attachments: {
@@ -6764,6 +7093,8 @@ export interface operations {
             404: components["responses"]["E404"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteTeachersAppDiaryId: {
@@ -6801,7 +7132,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getTeachersAppAttendance: {
@@ -6859,7 +7193,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putTeachersAppAttendance: {
@@ -6887,6 +7224,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** Format: date */
                     date: string;
                     records: {
                         student_id: number;
@@ -6929,6 +7267,8 @@ export interface operations {
             403: components["responses"]["E403"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getTeachersAppActivities: {
@@ -7064,9 +7404,15 @@ export interface operations {
                             publish_at: string | null;
                             /** @description When it was first published (and pushed) */
                             published_at: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             /** @description An event's start (an all-day event: the start of its first day in the school's time zone) */
                             starts_at: string | null;
@@ -7133,7 +7479,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postTeachersAppActivities: {
@@ -7390,9 +7739,15 @@ export interface operations {
                             publish_at: string | null;
                             /** @description When it was first published (and pushed) */
                             published_at: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             /** @description An event's start (an all-day event: the start of its first day in the school's time zone) */
                             starts_at: string | null;
@@ -7461,6 +7816,8 @@ export interface operations {
             403: components["responses"]["E403"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putTeachersAppActivitiesId: {
@@ -7545,7 +7902,7 @@ export interface operations {
                         editable?: boolean;
                     } | null;
                     school_id?: string;
-                };
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
             };
         };
         responses: {
@@ -7661,9 +8018,15 @@ export interface operations {
                             publish_at: string | null;
                             /** @description When it was first published (and pushed) */
                             published_at: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             /** @description An event's start (an all-day event: the start of its first day in the school's time zone) */
                             starts_at: string | null;
@@ -7734,6 +8097,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteTeachersAppActivitiesId: {
@@ -7772,7 +8137,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getTeachersAppNoticeboard: {
@@ -7900,9 +8268,15 @@ export interface operations {
                             scheduled: boolean;
                             publish_at: string | null;
                             published_at: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             /** @description Its permission slip, sign-up or RSVP; null without one */
                             form: {
@@ -7964,7 +8338,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postTeachersAppNoticeboard: {
@@ -8153,9 +8530,15 @@ export interface operations {
                             scheduled: boolean;
                             publish_at: string | null;
                             published_at: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             /** @description Its permission slip, sign-up or RSVP; null without one */
                             form: {
@@ -8219,6 +8602,8 @@ export interface operations {
             403: components["responses"]["E403"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getTeachersAppFormsFormIdResults: {
@@ -8379,9 +8764,15 @@ export interface operations {
                                 signed_at: string | null;
                                 ip: string | null;
                                 user_agent: string | null;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 submitted_at: string;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 updated_at: string;
                             }[];
                             /** @description Per student: the audience's students without a response; per family: the families without one. By name, then id */
@@ -8407,7 +8798,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getTeachersAppFormsFormIdResultsCsv: {
@@ -8442,7 +8836,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postTeachersAppFormsFormIdClose: {
@@ -8540,7 +8937,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getTeachersAppCalendar: {
@@ -8670,9 +9070,15 @@ export interface operations {
                             publish_at: string | null;
                             /** @description When it was first published (and pushed) */
                             published_at: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             /** @description An event's start (an all-day event: the start of its first day in the school's time zone) */
                             starts_at: string | null;
@@ -8739,7 +9145,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getTeachersAppActivitiesIdReach: {
@@ -8830,7 +9239,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postTeachersAppActivitiesIdRemind: {
@@ -8882,7 +9294,10 @@ export interface operations {
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getTeachersAppStudents: {
@@ -8943,7 +9358,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getTeachersAppStudentsId: {
@@ -9012,7 +9430,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getTeachersAppGroups: {
@@ -9057,9 +9478,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getTeachersAppWriteTo: {
@@ -9141,9 +9566,15 @@ export interface operations {
                             assigned_staff_id: number | null;
                             leave_from: string | null;
                             leave_to: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
@@ -9176,7 +9607,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getTeachersAppWriteToId: {
@@ -9273,9 +9707,15 @@ export interface operations {
                             assigned_staff_id: number | null;
                             leave_from: string | null;
                             leave_to: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
@@ -9309,7 +9749,10 @@ export interface operations {
                                 author_id: number;
                                 author_name: string | null;
                                 message: string;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 created_at: string;
                                 /** @description In the order of the item's attachment_ids; [] when none */
                                 attachments: {
@@ -9340,7 +9783,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putTeachersAppWriteToId: {
@@ -9368,7 +9814,7 @@ export interface operations {
                     status?: "resolved";
                     /** @description A staff member of the school, or null to unassign; needs write_to.manage */
                     assigned_staff_id?: number | null;
-                };
+                } | unknown | unknown;
             };
         };
         responses: {
@@ -9431,9 +9877,15 @@ export interface operations {
                             assigned_staff_id: number | null;
                             leave_from: string | null;
                             leave_to: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
@@ -9468,6 +9920,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postTeachersAppWriteToIdReply: {
@@ -9541,7 +9995,10 @@ export interface operations {
                             author_id: number;
                             author_name: string | null;
                             message: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
                             /** @description In the order of the item's attachment_ids; [] when none */
                             attachments: {
@@ -9574,6 +10031,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postTeachersAppAttachments: {
@@ -9642,11 +10101,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             413: components["responses"]["E413"];
             415: components["responses"]["E415"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
     };
@@ -9706,7 +10167,10 @@ export interface operations {
                             access_token: string;
                             /** @constant */
                             token_type: "Bearer";
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             expires_at: string;
                             user: {
                                 id: number;
@@ -9724,6 +10188,8 @@ export interface operations {
             403: components["responses"]["E403"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppSignup: {
@@ -9788,6 +10254,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppLogout: {
@@ -9819,9 +10287,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppSessions: {
@@ -9869,19 +10341,32 @@ export interface operations {
                             device_name: string | null;
                             user_agent: string | null;
                             ip: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             last_seen_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             expires_at: string;
                         }[];
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteWebAppSessionsId: {
@@ -9920,7 +10405,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppAdmins: {
@@ -9964,15 +10452,22 @@ export interface operations {
                             email: string;
                             role: string;
                             school_id: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
                         }[];
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppAdmins: {
@@ -10034,7 +10529,10 @@ export interface operations {
                             email: string;
                             role: string;
                             school_id: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
                         };
                     };
@@ -10046,6 +10544,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putWebAppAdminsId: {
@@ -10072,7 +10572,7 @@ export interface operations {
                     password?: string;
                     /** @enum {string} */
                     role?: "admin" | "super_admin" | "it_contact";
-                };
+                } | unknown | unknown | unknown | unknown;
             };
         };
         responses: {
@@ -10107,7 +10607,10 @@ export interface operations {
                             email: string;
                             role: string;
                             school_id: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
                         };
                     };
@@ -10120,6 +10623,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteWebAppAdminsId: {
@@ -10159,7 +10664,10 @@ export interface operations {
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppSchool: {
@@ -10209,9 +10717,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putWebAppSchool: {
@@ -10282,6 +10794,8 @@ export interface operations {
             403: components["responses"]["E403"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppStaff: {
@@ -10341,7 +10855,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppStaff: {
@@ -10377,6 +10894,7 @@ export interface operations {
                     name: string;
                     /** @description The name of one of the school's designations (matched without case, stored in its spelling; another name: 400), or null for none; its rbac is the base of the staff member's */
                     designation?: string | null;
+                    /** @description 6 to 15 digits, with an optional leading +; spaces, dots, dashes and brackets are dropped */
                     phone_no: string;
                     email?: string | null;
                     /** @description The staff member's own rbac, overlaid on the designation's */
@@ -10442,6 +10960,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppStaffId: {
@@ -10575,9 +11095,15 @@ export interface operations {
                                 pincode: number | null;
                             }[];
                             student_ids: number[];
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                         };
                     };
@@ -10587,7 +11113,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putWebAppStaffId: {
@@ -10612,6 +11141,7 @@ export interface operations {
                     name?: string;
                     /** @description The name of one of the school's designations (matched without case, stored in its spelling; another name: 400), or null for none; its rbac is the base of the staff member's */
                     designation?: string | null;
+                    /** @description 6 to 15 digits, with an optional leading +; spaces, dots, dashes and brackets are dropped */
                     phone_no?: string;
                     email?: string | null;
                     /** @description The staff member's own rbac, overlaid on the designation's */
@@ -10645,7 +11175,7 @@ export interface operations {
                      */
                     status?: "active" | "archived";
                     school_id?: string;
-                };
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
             };
         };
         responses: {
@@ -10769,9 +11299,15 @@ export interface operations {
                                 pincode: number | null;
                             }[];
                             student_ids: number[];
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                         };
                     };
@@ -10784,6 +11320,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppStaffIdAssignStudents: {
@@ -10849,6 +11387,8 @@ export interface operations {
             404: components["responses"]["E404"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppStaffIdUnassignStudents: {
@@ -10912,6 +11452,8 @@ export interface operations {
             404: components["responses"]["E404"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppStaffIdResetPin: {
@@ -10963,6 +11505,8 @@ export interface operations {
             404: components["responses"]["E404"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppStaffIdArchive: {
@@ -11008,7 +11552,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppDesignations: {
@@ -11068,17 +11615,27 @@ export interface operations {
                             } & {
                                 [key: string]: "none" | "view" | "create" | "manage";
                             };
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                         }[];
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppDesignations: {
@@ -11173,9 +11730,15 @@ export interface operations {
                             } & {
                                 [key: string]: "none" | "view" | "create" | "manage";
                             };
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                         };
                     };
@@ -11187,6 +11750,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppDesignationsId: {
@@ -11247,9 +11812,15 @@ export interface operations {
                             } & {
                                 [key: string]: "none" | "view" | "create" | "manage";
                             };
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                         };
                     };
@@ -11259,7 +11830,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putWebAppDesignationsId: {
@@ -11301,7 +11875,7 @@ export interface operations {
                     } & {
                         [key: string]: "none" | "view" | "create" | "manage";
                     };
-                };
+                } | unknown | unknown;
             };
         };
         responses: {
@@ -11352,9 +11926,15 @@ export interface operations {
                             } & {
                                 [key: string]: "none" | "view" | "create" | "manage";
                             };
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                         };
                     };
@@ -11367,6 +11947,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteWebAppDesignationsId: {
@@ -11406,7 +11988,10 @@ export interface operations {
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppActivities: {
@@ -11549,9 +12134,15 @@ export interface operations {
                                 publish_at: string | null;
                                 /** @description When it was first published (and pushed) */
                                 published_at: string | null;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 created_at: string;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 updated_at: string;
                                 /** @description An event's start (an all-day event: the start of its first day in the school's time zone) */
                                 starts_at: string | null;
@@ -11625,7 +12216,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppNoticeboard: {
@@ -11757,9 +12351,15 @@ export interface operations {
                                 scheduled: boolean;
                                 publish_at: string | null;
                                 published_at: string | null;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 created_at: string;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 updated_at: string;
                                 /** @description Its permission slip, sign-up or RSVP; null without one */
                                 form: {
@@ -11823,7 +12423,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppNoticeboard: {
@@ -12013,9 +12616,15 @@ export interface operations {
                             scheduled: boolean;
                             publish_at: string | null;
                             published_at: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             /** @description Its permission slip, sign-up or RSVP; null without one */
                             form: {
@@ -12079,6 +12688,8 @@ export interface operations {
             403: components["responses"]["E403"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putWebAppNoticeboardId: {
@@ -12154,7 +12765,7 @@ export interface operations {
                         editable?: boolean;
                     } | null;
                     school_id?: string;
-                };
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
             };
         };
         responses: {
@@ -12263,9 +12874,15 @@ export interface operations {
                             scheduled: boolean;
                             publish_at: string | null;
                             published_at: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             /** @description Its permission slip, sign-up or RSVP; null without one */
                             form: {
@@ -12331,6 +12948,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteWebAppNoticeboardId: {
@@ -12369,7 +12988,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppFormsFormIdResults: {
@@ -12530,9 +13152,15 @@ export interface operations {
                                 signed_at: string | null;
                                 ip: string | null;
                                 user_agent: string | null;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 submitted_at: string;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 updated_at: string;
                             }[];
                             /** @description Per student: the audience's students without a response; per family: the families without one. By name, then id */
@@ -12558,7 +13186,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppFormsFormIdResultsCsv: {
@@ -12593,7 +13224,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppFormsFormIdClose: {
@@ -12691,7 +13325,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppActivitiesIdReach: {
@@ -12782,7 +13419,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppActivitiesIdRemind: {
@@ -12834,7 +13474,10 @@ export interface operations {
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppNoticeboardIdReach: {
@@ -12925,7 +13568,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppNoticeboardIdRemind: {
@@ -12977,7 +13623,10 @@ export interface operations {
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppStudents: {
@@ -13054,9 +13703,15 @@ export interface operations {
                                 /** @enum {string} */
                                 status: "registered" | "active" | "inactive" | "archived";
                                 parent_id: number | null;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 created_at: string;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 updated_at: string;
                                 father_name: string | null;
                             }[];
@@ -13073,7 +13728,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppStudents: {
@@ -13186,7 +13844,10 @@ export interface operations {
                             /** @description Only for a new parent: their one-time PIN set-up link */
                             pin_setup?: {
                                 url: string;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 expires_at: string;
                             };
                         };
@@ -13199,6 +13860,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppStudentsId: {
@@ -13272,9 +13935,15 @@ export interface operations {
                             /** @enum {string} */
                             status: "registered" | "active" | "inactive" | "archived";
                             parent_id: number | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             guardian: {
                                 father_name: string | null;
@@ -13298,7 +13967,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putWebAppStudentsId: {
@@ -13338,7 +14010,7 @@ export interface operations {
                      */
                     status?: "registered" | "active" | "inactive" | "archived";
                     school_id?: string;
-                };
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
             };
         };
         responses: {
@@ -13385,9 +14057,15 @@ export interface operations {
                             /** @enum {string} */
                             status: "registered" | "active" | "inactive" | "archived";
                             parent_id: number | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                         };
                     };
@@ -13400,6 +14078,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppStudentsIdArchive: {
@@ -13457,9 +14137,15 @@ export interface operations {
                             /** @enum {string} */
                             status: "registered" | "active" | "inactive" | "archived";
                             parent_id: number | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                         };
                     };
@@ -13469,7 +14155,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppStudentsIdRestore: {
@@ -13527,9 +14216,15 @@ export interface operations {
                             /** @enum {string} */
                             status: "registered" | "active" | "inactive" | "archived";
                             parent_id: number | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                         };
                     };
@@ -13540,7 +14235,10 @@ export interface operations {
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppStudentsIdResetPassword: {
@@ -13599,6 +14297,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppGrades: {
@@ -13649,7 +14349,10 @@ export interface operations {
             400: components["responses"]["E400"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppGrades: {
@@ -13714,6 +14417,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putWebAppGradesId: {
@@ -13740,7 +14445,7 @@ export interface operations {
                     class_teacher_id?: number | null;
                     sort_order?: number;
                     school_id?: string;
-                };
+                } | unknown | unknown | unknown;
             };
         };
         responses: {
@@ -13782,6 +14487,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteWebAppGradesId: {
@@ -13820,7 +14527,10 @@ export interface operations {
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppAdmissionForm: {
@@ -13927,7 +14637,10 @@ export interface operations {
                             /** @description Only for a parent created by this admission */
                             pin_setup?: {
                                 url: string;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 expires_at: string;
                             };
                         };
@@ -13940,6 +14653,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppStudentInfo: {
@@ -14012,7 +14727,10 @@ export interface operations {
                             /** @enum {string} */
                             status: "registered" | "active" | "inactive" | "archived";
                             roll_no: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             submitted_at: string;
                             student: {
                                 student_full_name: string;
@@ -14040,7 +14758,10 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     patchWebAppUpdateStudent: {
@@ -14080,7 +14801,7 @@ export interface operations {
                         grade?: string;
                         date_of_birth?: string | null;
                         blood_group?: string | null;
-                    };
+                    } | unknown | unknown | unknown | unknown | unknown;
                 } | {
                     school_id: string;
                     /** @description Given by the admission form */
@@ -14093,7 +14814,7 @@ export interface operations {
                         /** @description Links the child to the parent of this phone in the school, created when there is none */
                         phone_no?: string;
                         email?: string | null;
-                    };
+                    } | unknown | unknown | unknown | unknown;
                 } | {
                     school_id: string;
                     /** @description Given by the admission form */
@@ -14177,7 +14898,10 @@ export interface operations {
                             /** @enum {string} */
                             status: "registered" | "active" | "inactive" | "archived";
                             roll_no: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             submitted_at: string;
                             student: {
                                 student_full_name: string;
@@ -14201,7 +14925,10 @@ export interface operations {
                             }[];
                             pin_setup?: {
                                 url: string;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 expires_at: string;
                             };
                         };
@@ -14213,6 +14940,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppParentsId: {
@@ -14285,7 +15014,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putWebAppParentsId: {
@@ -14379,6 +15111,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppParentsIdResetPin: {
@@ -14437,6 +15171,8 @@ export interface operations {
             404: components["responses"]["E404"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppStudentsIdExport: {
@@ -14545,6 +15281,11 @@ export interface operations {
                      *             "key": {}
                      *           }
                      *         ],
+                     *         "form_responses": [
+                     *           {
+                     *             "key": {}
+                     *           }
+                     *         ],
                      *         "sessions": [
                      *           {
                      *             "key": {}
@@ -14563,6 +15304,10 @@ export interface operations {
                         success: true;
                         message?: string;
                         data: {
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             exported_at: string;
                             school: {
                                 id: string;
@@ -14621,6 +15366,10 @@ export interface operations {
                             notifications: {
                                 [key: string]: unknown;
                             }[];
+                            /** @description The family's form responses: answers, signature, signed_at, ip and user agent */
+                            form_responses: {
+                                [key: string]: unknown;
+                            }[];
                             /** @description Without tokens */
                             sessions: {
                                 [key: string]: unknown;
@@ -14636,7 +15385,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppStudentsIdErase: {
@@ -14708,6 +15460,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppGroups: {
@@ -14752,9 +15506,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppGroups: {
@@ -14818,6 +15576,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppGroupsId: {
@@ -14881,7 +15641,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putWebAppGroupsId: {
@@ -14947,6 +15710,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteWebAppGroupsId: {
@@ -14985,7 +15750,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppGroupsIdMembers: {
@@ -15052,6 +15820,8 @@ export interface operations {
             404: components["responses"]["E404"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppGroupsIdMembersRemove: {
@@ -15117,6 +15887,8 @@ export interface operations {
             404: components["responses"]["E404"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppImports: {
@@ -15149,6 +15921,64 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Dry run (`dry_run=true`): the report of what the import would do; nothing was written */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Dry run: nothing was written",
+                     *       "data": {
+                     *         "kind": "students",
+                     *         "dry_run": true,
+                     *         "partial": false,
+                     *         "rows": 2,
+                     *         "created": 2,
+                     *         "updated": 0,
+                     *         "unchanged": 0,
+                     *         "guardians_created": 2,
+                     *         "groups_created": 1,
+                     *         "new_groups": [
+                     *           "Bus 4"
+                     *         ],
+                     *         "applied": false,
+                     *         "errors": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            /** @enum {string} */
+                            kind: "students" | "staff" | "oneroster";
+                            dry_run: boolean;
+                            partial: boolean;
+                            rows: number;
+                            created: number;
+                            updated: number;
+                            unchanged: number;
+                            guardians_created: number;
+                            /** @description The groups the file names that the school did not have: created, or in a dry run that applying would create */
+                            groups_created: number;
+                            /** @description Their names, sorted */
+                            new_groups: string[];
+                            applied: boolean;
+                            errors: {
+                                file?: string;
+                                line: number;
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -15213,6 +16043,8 @@ export interface operations {
             413: components["responses"]["E413"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppWriteTo: {
@@ -15294,9 +16126,15 @@ export interface operations {
                             assigned_staff_id: number | null;
                             leave_from: string | null;
                             leave_to: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
@@ -15329,7 +16167,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppWriteToId: {
@@ -15426,9 +16267,15 @@ export interface operations {
                             assigned_staff_id: number | null;
                             leave_from: string | null;
                             leave_to: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
@@ -15462,7 +16309,10 @@ export interface operations {
                                 author_id: number;
                                 author_name: string | null;
                                 message: string;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 created_at: string;
                                 /** @description In the order of the item's attachment_ids; [] when none */
                                 attachments: {
@@ -15493,7 +16343,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putWebAppWriteToId: {
@@ -15521,7 +16374,7 @@ export interface operations {
                     status?: "resolved";
                     /** @description A staff member of the school, or null to unassign; needs write_to.manage */
                     assigned_staff_id?: number | null;
-                };
+                } | unknown | unknown;
             };
         };
         responses: {
@@ -15584,9 +16437,15 @@ export interface operations {
                             assigned_staff_id: number | null;
                             leave_from: string | null;
                             leave_to: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
@@ -15621,6 +16480,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppWriteToIdReply: {
@@ -15694,7 +16555,10 @@ export interface operations {
                             author_id: number;
                             author_name: string | null;
                             message: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
                             /** @description In the order of the item's attachment_ids; [] when none */
                             attachments: {
@@ -15727,6 +16591,8 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppAttachments: {
@@ -15795,11 +16661,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             413: components["responses"]["E413"];
             415: components["responses"]["E415"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
     };
@@ -15848,7 +16716,7 @@ export interface operations {
                      *             "last_error": null,
                      *             "created_at": "2026-11-22T09:30:00.000Z",
                      *             "sent_at": "2026-11-22T09:30:00.000Z",
-                     *             "deliver_after": "deliver_after"
+                     *             "deliver_after": "2026-11-22T09:30:00.000Z"
                      *           }
                      *         ],
                      *         "pagination": {
@@ -15881,7 +16749,10 @@ export interface operations {
                                 status: "pending" | "sent" | "failed" | "skipped";
                                 attempts: number;
                                 last_error: string | null;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 created_at: string;
                                 sent_at: string | null;
                                 /** @description Set when the push was held for the parent's quiet hours: it is sent from then on */
@@ -15900,7 +16771,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppDiagnosticsHealth: {
@@ -16002,9 +16876,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppDiagnosticsTestPush: {
@@ -16032,7 +16910,7 @@ export interface operations {
                     staff_id?: number;
                     title?: string;
                     body?: string;
-                };
+                } | unknown | unknown | unknown;
             };
         };
         responses: {
@@ -16081,6 +16959,8 @@ export interface operations {
             404: components["responses"]["E404"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppAuditLog: {
@@ -16189,7 +17069,10 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppWebhooks: {
@@ -16238,17 +17121,27 @@ export interface operations {
                             active: boolean;
                             /** @description Why the webhook was switched off; null while it is on */
                             disabled_reason: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                         }[];
                     };
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppWebhooks: {
@@ -16320,9 +17213,15 @@ export interface operations {
                             active: boolean;
                             /** @description Why the webhook was switched off; null while it is on */
                             disabled_reason: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                             /** @description Shown once: keep it where the receiver can read it */
                             secret: string;
@@ -16335,6 +17234,8 @@ export interface operations {
             403: components["responses"]["E403"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppWebhooksId: {
@@ -16384,9 +17285,15 @@ export interface operations {
                             active: boolean;
                             /** @description Why the webhook was switched off; null while it is on */
                             disabled_reason: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                         };
                     };
@@ -16396,7 +17303,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     putWebAppWebhooksId: {
@@ -16423,7 +17333,7 @@ export interface operations {
                     events?: ("activity.published" | "notice.published" | "write_to.created" | "write_to.resolved" | "admission.submitted" | "student.archived" | "staff.archived" | "form.response_submitted" | "*")[];
                     /** @description true switches a webhook on again (after it was switched off for failing); false pauses it */
                     active?: boolean;
-                };
+                } | unknown | unknown | unknown;
             };
         };
         responses: {
@@ -16463,9 +17373,15 @@ export interface operations {
                             active: boolean;
                             /** @description Why the webhook was switched off; null while it is on */
                             disabled_reason: string | null;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             created_at: string;
-                            /** @description ISO 8601 timestamp in UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC
+                             */
                             updated_at: string;
                         };
                     };
@@ -16477,6 +17393,8 @@ export interface operations {
             404: components["responses"]["E404"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteWebAppWebhooksId: {
@@ -16515,7 +17433,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppWebhooksIdDeliveries: {
@@ -16583,7 +17504,10 @@ export interface operations {
                                 attempts: number;
                                 response_status: number | null;
                                 last_error: string | null;
-                                /** @description ISO 8601 timestamp in UTC */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC
+                                 */
                                 created_at: string;
                                 delivered_at: string | null;
                             }[];
@@ -16601,7 +17525,10 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getCalendarTokenIcs: {
@@ -16649,7 +17576,10 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getHealthz: {
@@ -16688,6 +17618,7 @@ export interface operations {
                     };
                 };
             };
+            503: components["responses"]["E503"];
         };
     };
     getReadyz: {
@@ -17240,6 +18171,41 @@ export interface operations {
             };
         };
     };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics, in the Prometheus text exposition format (version 0.0.4) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # HELP http_requests_total HTTP requests answered
+                     *     # TYPE http_requests_total counter
+                     *     http_requests_total{method="GET",route="/web-app/grades",status="200"} 42
+                     */
+                    "text/plain": string;
+                };
+            };
+            /** @description METRICS_ENABLED is not true: no such route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["E503"];
+        };
+    };
     getOpenapiJson: {
         parameters: {
             query?: never;
@@ -17281,6 +18247,7 @@ export interface operations {
                     };
                 };
             };
+            503: components["responses"]["E503"];
         };
     };
 }

@@ -1,13 +1,20 @@
 import { z } from 'zod';
+import { errorStatus } from '../errors.js';
+import { anyFieldOf } from '../services/schemas.js';
 import { openApiDocumentRoute } from './docs/docs.js';
 import { fileRoutes } from './files/files.routes.js';
 import { healthRoutes } from './health/health.routes.js';
+import { metricsRoute } from './metrics/metrics.js';
 import { exampleOf, type JsonSchema } from './openapi-examples.js';
-import type { AppName, Method, RegisteredRoute } from './route.js';
+import type { AppName, Method, RegisteredRoute, RouteSpec } from './route.js';
+
+/** The dialect of every schema in the document: JSON Schema 2020-12 with OpenAPI's vocabulary, said outright for tools that would guess another. */
+export const JSON_SCHEMA_DIALECT = 'https://spec.openapis.org/oas/3.1/dialect/base';
 
 /**
- * A route mounted outside ApiRouter (health, the document itself). Its bodies are not the envelope,
- * so each response is described whole; the descriptor lives beside the handler it documents.
+ * A route mounted outside ApiRouter (health, metrics, the document itself). Its bodies are not the
+ * envelope, so each response is described whole: a JSON body by its schema, any other by its media
+ * type (`contentType`, with a text example). The descriptor lives beside the handler it documents.
  */
 export interface ServiceRoute {
   method: Method | 'head';
@@ -35,15 +42,10 @@ const loginOf: Record<AppName, { user: string; login: string }> = {
   'web-app': { user: 'an admin', login: 'POST /web-app/signin' },
 };
 
-const errorCodes = [
-  'BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'RANGE_NOT_SATISFIABLE', 'UNPROCESSABLE',
-  'TOO_MANY_REQUESTS', 'SERVER_ERROR', 'SERVICE_UNAVAILABLE',
-];
-
 /** The shared error responses, each with the body a client would really see. */
 const errorResponses: Record<number, { description: string; code: string; message: string; details?: unknown }> = {
   400: {
-    description: 'A field is missing or malformed; `error.details` names each field',
+    description: 'A field is missing or malformed, or the body is not valid JSON; `error.details` names each field',
     code: 'BAD_REQUEST', message: 'Invalid body: notice_title',
     details: [{ field: 'notice_title', message: 'Too small: expected string to have >=1 characters' }],
   },
@@ -58,7 +60,7 @@ const errorResponses: Record<number, { description: string; code: string; messag
     code: 'CONFLICT', message: 'A record with this phone number already exists', details: [{ field: 'phone_no', message: 'already exists' }],
   },
   413: {
-    description: 'The body is larger than 1 MiB (20 MiB for a roster import); an uploaded file over 20 MiB, or past the school\'s storage limit or a parent\'s 100 MiB of uploads not yet attached',
+    description: 'The body is larger than 1 MiB (20 MiB for a roster import), whatever the method; an uploaded file over 20 MiB, or past the school\'s storage limit or a parent\'s 100 MiB of uploads not yet attached',
     code: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than 1 MiB',
   },
   415: {
@@ -72,11 +74,15 @@ const errorResponses: Record<number, { description: string; code: string; messag
     details: [{ line: 3, field: 'grade', message: '"13" is not one of the school\'s grades' }],
   },
   429: { description: 'Rate limit or login lock-out; wait the seconds in Retry-After', code: 'TOO_MANY_REQUESTS', message: 'Too many requests; try again later' },
+  500: { description: 'Something unexpected failed on the server: a defect, never a reply to bad input; the body never carries a stack trace or SQL', code: 'SERVER_ERROR', message: 'Something went wrong on our side' },
   503: {
-    description: 'A dependency did not answer in time (the database, or the file store for a route that reads or writes files); wait the seconds in Retry-After',
-    code: 'SERVICE_UNAVAILABLE', message: 'The file store is not answering; try again shortly',
+    description: 'A dependency did not answer in time (the database, or the file store for a route that reads or writes files), or this instance is shutting down; retry after the seconds in Retry-After',
+    code: 'SERVICE_UNAVAILABLE', message: 'The database is unavailable; try again shortly',
   },
 };
+
+/** Statuses that carry Retry-After. */
+const retryAfterStatuses = new Set([429, 503]);
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
@@ -134,26 +140,22 @@ const requestIdHeader = { 'X-Request-Id': { $ref: '#/components/headers/RequestI
 function apiOperation({ app, method, path, spec }: RegisteredRoute) {
   const auth = spec.auth !== false;
   const success = spec.status ?? 200;
-  const statuses = new Set<number>([
-    ...(auth ? [401, 403] : []),
-    ...(spec.body || spec.query || spec.params ? [400] : []),
-    ...(spec.body || spec.upload || spec.multipart ? [413] : []),
-    429,
-    ...(spec.errors ?? []),
-  ]);
+  // Any request may carry a body, which is parsed before routing: malformed JSON (400) and too large a body (413) reach every operation.
+  const statuses = new Set<number>([...(auth ? [401, 403] : []), 400, 413, 429, 500, 503, ...(spec.errors ?? [])]);
   const data = spec.response ? jsonSchema(spec.response, 'output') : undefined;
   const envelope = {
     type: 'object',
     required: ['success', ...(data ? ['data'] : [])],
     properties: { success: { const: true }, message: { type: 'string' }, ...(data ? { data } : {}) },
   };
-  const given = spec.responseExample;
-  const example = {
+  const exampleWith = (given: RouteSpec<z.ZodType, z.ZodType, z.ZodType>['responseExample']) => ({
     success: true,
     ...(given?.message !== undefined ? { message: given.message } : {}),
     ...(data ? { data: given?.data !== undefined ? given.data : exampleOf(data) } : {}),
-  };
+  });
+  const example = exampleWith(spec.responseExample);
   const body = spec.body ? jsonSchema(spec.body, 'input') : undefined;
+  if (body && spec.someField) Object.assign(body, anyFieldOf(Object.keys(body.properties ?? {}).filter((field) => field !== 'school_id')));
   return {
     tags: [app ? tagOf[app] : 'Service'],
     summary: spec.summary,
@@ -198,6 +200,12 @@ function apiOperation({ app, method, path, spec }: RegisteredRoute) {
             headers: requestIdHeader,
             content: { 'application/json': { schema: envelope, example } },
           },
+      ...Object.fromEntries(
+        Object.entries(spec.otherSuccesses ?? {}).map(([status, other]) => [
+          status,
+          { description: other.description, headers: requestIdHeader, content: { 'application/json': { schema: envelope, example: exampleWith(other.example) } } },
+        ]),
+      ),
       ...Object.fromEntries([...statuses].sort().map((s) => [s, { $ref: `#/components/responses/E${s}` }])),
     },
   };
@@ -223,7 +231,11 @@ function serviceOperation(route: ServiceRoute) {
     operationId: operationId(route.method, route.path),
     security: [],
     ...(route.parameters ? { parameters: route.parameters } : {}),
-    responses: Object.fromEntries(Object.entries(route.responses).map(([status, r]) => [status, serviceResponse(r)])),
+    // From SIGTERM on, every route answers 503 on connections that were already open.
+    responses: {
+      ...Object.fromEntries(Object.entries(route.responses).map(([status, r]) => [status, serviceResponse(r)])),
+      ...(route.responses[503] ? {} : { 503: { $ref: '#/components/responses/E503' } }),
+    },
   };
 }
 
@@ -238,7 +250,7 @@ const errorSchema = {
       type: 'object',
       required: ['code'],
       properties: {
-        code: { type: 'string', enum: errorCodes },
+        code: { type: 'string', enum: Object.keys(errorStatus) },
         details: {
           description: 'One entry per field for validation errors; an object for the few errors that carry other data',
           oneOf: [
@@ -262,9 +274,10 @@ export function buildOpenApi(routes: RegisteredRoute[], version: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   const oaPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
   for (const route of routes) (paths[oaPath(route.path)] ??= {})[route.method] = apiOperation(route);
-  for (const route of [...healthRoutes, ...fileRoutes, openApiDocumentRoute]) (paths[oaPath(route.path)] ??= {})[route.method] = serviceOperation(route);
+  for (const route of [...healthRoutes, ...fileRoutes, metricsRoute, openApiDocumentRoute]) (paths[oaPath(route.path)] ??= {})[route.method] = serviceOperation(route);
   return {
     openapi: '3.1.0',
+    jsonSchemaDialect: JSON_SCHEMA_DIALECT,
     info: {
       title: 'School platform API',
       version,
@@ -280,7 +293,7 @@ export function buildOpenApi(routes: RegisteredRoute[], version: string) {
       { name: 'Parent app', description: 'Parents and guardians: sign in with phone + PIN' },
       { name: 'Teachers app', description: 'Teachers and other staff: sign in with phone + PIN + school' },
       { name: 'Web admin app', description: 'School administrators: sign in with e-mail + password' },
-      { name: 'Service', description: 'Health checks for load balancers, signed file URLs, and this document' },
+      { name: 'Service', description: 'Health checks for load balancers, signed file URLs, metrics for a Prometheus scraper, and this document' },
     ],
     paths,
     components: {
@@ -298,10 +311,15 @@ export function buildOpenApi(routes: RegisteredRoute[], version: string) {
           `E${status}`,
           {
             description: e.description,
-            headers: { ...requestIdHeader, ...(status === '429' || status === '503' ? { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } : {}) },
+            headers: { ...requestIdHeader, ...(retryAfterStatuses.has(Number(status)) ? { 'Retry-After': { description: 'Seconds to wait', required: true, schema: { type: 'integer', minimum: 0 } } } : {}) },
             content: {
               'application/json': {
-                schema: { $ref: '#/components/schemas/Error' },
+                // The shared error body, whose code is the one this status always carries.
+                schema: {
+                  $ref: '#/components/schemas/Error',
+                  type: 'object',
+                  properties: { error: { $ref: '#/components/schemas/Error/properties/error', type: 'object', properties: { code: { const: e.code } } } },
+                },
                 example: { success: false, message: e.message, error: { code: e.code, ...(e.details ? { details: e.details } : {}) } },
               },
             },

@@ -31,6 +31,10 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z
   response?: z.ZodType;
   /** Success status, 200 unless given. */
   status?: number;
+  /** A change: the body must name at least one of its fields (school_id aside), as the service requires; the document says so too. */
+  someField?: boolean;
+  /** Further success statuses with the same body schema, each with when it is given and its example (a dry run's 200 beside an import's 201). */
+  otherSuccesses?: Record<number, { description: string; example?: { message?: string; data?: unknown } }>;
   /** Error statuses this route can answer besides the ones every route shares. */
   errors?: number[];
   /**

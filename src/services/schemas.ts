@@ -9,15 +9,30 @@ export const longText = () => z.string().max(10_000);
 export const email = () => z.string().trim().toLowerCase().max(254).email();
 export const password = () => z.string().min(8).max(128);
 export const pin = () => z.string().regex(/^\d{4,8}$/, 'must be 4 to 8 digits');
-/** Digits with an optional leading +; spaces, dots, dashes and brackets are dropped first. */
+/**
+ * Digits with an optional leading +; spaces, dots, dashes and brackets are dropped first. The
+ * document says the same of the value as sent: 6 to 15 digits, the + first, separators anywhere.
+ */
 export const phone = () =>
   z
     .string()
     .transform((v) => v.replace(/[\s().-]/g, ''))
-    .pipe(z.string().regex(/^\+?\d{6,15}$/, 'must be a phone number of 6 to 15 digits'));
+    .pipe(z.string().regex(/^\+?\d{6,15}$/, 'must be a phone number of 6 to 15 digits'))
+    .meta({
+      pattern: String.raw`^[\s().-]*\+?(?:[\s().-]*\d){6,15}[\s().-]*$`,
+      description: '6 to 15 digits, with an optional leading +; spaces, dots, dashes and brackets are dropped',
+    });
 export const schoolIdField = () => z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{1,63}$/, 'is not a valid school id');
-export const date = () => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').refine((v) => !Number.isNaN(Date.parse(v)) && new Date(v).toISOString().startsWith(v), 'is not a real date');
-export const timestamp = () => z.string().describe('ISO 8601 timestamp in UTC');
+export const date = () =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+    .refine((v) => !Number.isNaN(Date.parse(v)) && new Date(v).toISOString().startsWith(v), 'is not a real date')
+    .meta({ format: 'date' });
+export const timestamp = () => z.string().meta({ format: 'date-time', description: 'ISO 8601 timestamp in UTC' });
+
+/** "At least one of these fields", as JSON Schema says it: a change naming none is refused (400 "Send at least one field to change"). */
+export const anyFieldOf = (fields: string[]) => ({ anyOf: fields.map((field) => ({ required: [field] })) });
 
 /** page (default 1) and limit (default 10, at most 100), as every web list takes them. */
 export const pageQuery = (defaultLimit = 10) => ({

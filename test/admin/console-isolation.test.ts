@@ -11,6 +11,7 @@ import { freshDatabase, mysqlUrl, type TestDatabase } from '../helpers/database.
 import { parent, school, staffMember, student, type SchoolFixture } from '../helpers/fixtures.js';
 import { startServer, type ServerProcess } from '../helpers/server-process.js';
 import { signInConsole, type Agent } from './console-client.js';
+import { fetchChecked } from '../helpers/openapi-check.js';
 
 /**
  * Every console resource and every action it offers, read from the console's own resource list (so
@@ -137,7 +138,7 @@ if (mysqlUrl()) {
       database = await freshDatabase();
       const env = { DATA_DIR: database.dataDir, DATABASE_URL: database.databaseUrl, ADMIN_CONSOLE_ENABLED: 'true' };
       [one, two] = await Promise.all([startServer(env, { startTimeoutMs: 120_000 }), startServer(env, { startTimeoutMs: 120_000 })]);
-      const signup = await fetch(`${one.url}/web-app/signup`, {
+      const signup = await fetchChecked(`${one.url}/web-app/signup`, {
         method: 'POST', headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ name: 'Head', email: 'head@console-two.example', password: 'a long password', school_id: 'console-two' }),
       });
@@ -149,10 +150,10 @@ if (mysqlUrl()) {
     });
 
     const studentsList = (server: ServerProcess, cookie: string) =>
-      fetch(`${server.url}/admin/api/resources/students/actions/list`, { headers: { cookie }, redirect: 'manual' });
+      fetchChecked(`${server.url}/admin/api/resources/students/actions/list`, { headers: { cookie }, redirect: 'manual' });
 
     it('keep a console sign-in made on one valid on the other, and its sign-out ends it on both', async () => {
-      const login = await fetch(`${one.url}/admin/login`, {
+      const login = await fetchChecked(`${one.url}/admin/login`, {
         method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ email: 'head@console-two.example', password: 'a long password' }),
       });
@@ -164,7 +165,7 @@ if (mysqlUrl()) {
       expect(((await onTwo.json()) as { records: unknown[] }).records).toEqual([]);
       expect((await studentsList(one, cookie)).status).toBe(200);
 
-      await fetch(`${two.url}/admin/logout`, { headers: { cookie }, redirect: 'manual' });
+      await fetchChecked(`${two.url}/admin/logout`, { headers: { cookie }, redirect: 'manual' });
       for (const server of [one, two]) {
         const after = await studentsList(server, cookie);
         expect({ status: after.status, location: after.headers.get('location') }).toEqual({ status: 302, location: '/admin/login' });

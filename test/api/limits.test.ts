@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import supertest from 'supertest';
 import { createApp } from '../../src/app.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, expectError, parent, parentLogin, school } from '../helpers/fixtures.js';
+import { checkedSupertest } from '../helpers/openapi-check.js';
 
 describe('rate limits', () => {
   let t: TestApp;
@@ -51,7 +51,7 @@ describe('logging and readiness', () => {
       const lines: string[] = [];
       const sink = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
       const { app } = createApp({ ...t.ctx, log: pino({ level: 'info' }, sink) });
-      const res = await supertest(app).get('/parent-app/sessions?access_token=secret-token-value').set('X-Request-Id', 'req-123');
+      const res = await checkedSupertest(app).get('/parent-app/sessions?access_token=secret-token-value').set('X-Request-Id', 'req-123');
       expect(res.status).toBe(401);
       expect(res.headers['x-request-id']).toBe('req-123');
       const log = lines.join('');
@@ -70,10 +70,10 @@ describe('logging and readiness', () => {
       const sink = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
       const { app } = createApp({ ...t.ctx, log: pino({ level: 'info' }, sink) });
       const s = await school(t);
-      const ok = await supertest(app).get('/web-app/sessions').set('Authorization', `Bearer ${s.adminToken}`).set('X-Request-Id', 'req-ok');
+      const ok = await checkedSupertest(app).get('/web-app/sessions').set('Authorization', `Bearer ${s.adminToken}`).set('X-Request-Id', 'req-ok');
       expect(ok.status).toBe(200);
       await t.ctx.db.close();
-      const failed = await supertest(app).get('/web-app/sessions').set('Authorization', `Bearer ${s.adminToken}`).set('X-Request-Id', 'req-down');
+      const failed = await checkedSupertest(app).get('/web-app/sessions').set('Authorization', `Bearer ${s.adminToken}`).set('X-Request-Id', 'req-down');
       expect(failed.status).toBeGreaterThanOrEqual(500);
       const entries = lines.map((l) => JSON.parse(l) as { level: number; msg: string; reqId?: string; req?: { id: string; method: string; url: string }; res?: { statusCode: number }; responseTime?: number });
       const completed = entries.find((e) => e.req?.id === 'req-ok');

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSchoolClient, type ApiError, type SchoolClient } from '../../clients/typescript/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { fetchChecked } from '../helpers/openapi-check.js';
 
 /**
  * The generated TypeScript client against a real server: the calls below are type-checked by
@@ -16,7 +17,7 @@ beforeAll(async () => {
   t = await startTestApp();
   server = t.app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
-  api = createSchoolClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` });
+  api = createSchoolClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, fetch: fetchChecked });
 });
 afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));

@@ -1,16 +1,17 @@
-import supertest from 'supertest';
 import { loadConsole } from '../../src/admin/index.js';
 import { createApp } from '../../src/app.js';
 import { closeContext, createContext } from '../../src/bootstrap.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
 import { freshDatabase } from './database.js';
+import { checkedSupertest } from './openapi-check.js';
 
 export interface TestApp {
   ctx: AppContext;
   app: ReturnType<typeof createApp>['app'];
   routes: ReturnType<typeof createApp>['routes'];
-  api: ReturnType<typeof supertest>;
+  /** supertest on the app; every answer is checked against the OpenAPI document (./openapi-check.ts). */
+  api: ReturnType<typeof checkedSupertest>;
   close(): Promise<void>;
 }
 
@@ -49,7 +50,7 @@ export async function startTestApp(env: Record<string, string> = {}, overrides: 
     ctx,
     app,
     routes,
-    api: supertest(app),
+    api: checkedSupertest(app),
     async close() {
       await closeContext(ctx);
       await database.drop();

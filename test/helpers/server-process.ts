@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { TEST_JWT_SECRET } from './app.js';
+import { fetchChecked } from './openapi-check.js';
 
 export const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -73,7 +74,8 @@ export async function startServer(env: Record<string, string | undefined>, optio
   };
 }
 
+/** A JSON POST to a server process; its answer is checked against the OpenAPI document. */
 export async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const res = await fetchChecked(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   return { status: res.status, body: (await res.json().catch(() => null)) as Record<string, any> | null };
 }

@@ -3,6 +3,7 @@ import sqlite3 from 'sqlite3';
 import { freshDatabase, mysqlUrl, type TestDatabase } from '../helpers/database.js';
 import { post, startServer, type ServerProcess } from '../helpers/server-process.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+import { fetchChecked } from '../helpers/openapi-check.js';
 
 /**
  * Database outage, against the real server process under load. On MariaDB the database is taken
@@ -30,7 +31,7 @@ async function timed(url: string, path: string, init: RequestInit = {}): Promise
   const startedAt = Date.now();
   const method = init.method ?? 'GET';
   try {
-    const res = await fetch(url + path, { ...init, signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS) });
+    const res = await fetchChecked(url + path, { ...init, signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS) });
     const body = await res.text();
     return { path, method, startedAt, endedAt: Date.now(), status: res.status, retryAfter: res.headers.get('retry-after'), body };
   } catch (err) {

@@ -6,6 +6,7 @@ import { testConfig } from '../helpers/app.js';
 import { freshDatabase, mysqlUrl, type TestDatabase } from '../helpers/database.js';
 import { redisUrl } from '../helpers/redis.js';
 import { post, startServer, type ServerProcess } from '../helpers/server-process.js';
+import { fetchChecked } from '../helpers/openapi-check.js';
 
 /**
  * Several instances behind a load balancer share nothing but the database and Redis: a session ended
@@ -35,7 +36,7 @@ afterAll(async () => {
 });
 
 async function call(server: ServerProcess, method: string, path: string, token: string, body?: unknown) {
-  const res = await fetch(server.url + path, {
+  const res = await fetchChecked(server.url + path, {
     method,
     headers: { Authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
@@ -100,7 +101,7 @@ describe(`several instances: ${mode}`, () => {
       expect((await post(`${server.url}/web-app/signin`, { email: target, password: 'wrong password' })).status).toBe(401);
     }
     for (const server of [b, a]) {
-      const res = await fetch(`${server.url}/web-app/signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: target, password }) });
+      const res = await fetchChecked(`${server.url}/web-app/signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: target, password }) });
       const body = (await res.json()) as Record<string, any>;
       expect({ status: res.status, code: body.error?.code }).toEqual({ status: 429, code: 'TOO_MANY_REQUESTS' });
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -108,18 +109,18 @@ describe(`several instances: ${mode}`, () => {
   });
 
   it('keeps a console sign-in made through one instance on the other', async () => {
-    const login = await fetch(`${a.url}/admin/login`, {
+    const login = await fetchChecked(`${a.url}/admin/login`, {
       method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ email, password }).toString(),
     });
     expect({ status: login.status, location: login.headers.get('location') }).toEqual({ status: 302, location: '/admin' });
     const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-    const list = await fetch(`${b.url}/admin/api/resources/designations/actions/list`, { headers: { cookie } });
+    const list = await fetchChecked(`${b.url}/admin/api/resources/designations/actions/list`, { headers: { cookie } });
     expect(list.status).toBe(200);
     const names = ((await list.json()) as { records: Array<{ params: { name: string } }> }).records.map((r) => r.params.name);
     expect(names).toEqual(expect.arrayContaining(['Principal', 'Class Teacher']));
     // Without the cookie the other instance sends the console to its login page.
-    expect((await fetch(`${b.url}/admin/api/resources/designations/actions/list`, { redirect: 'manual' })).status).toBe(302);
+    expect((await fetchChecked(`${b.url}/admin/api/resources/designations/actions/list`, { redirect: 'manual' })).status).toBe(302);
   });
 
   it('sends every outbox record exactly once while both workers drain it', async () => {

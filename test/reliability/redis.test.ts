@@ -5,6 +5,7 @@ import { freshDatabase, type TestDatabase } from '../helpers/database.js';
 import { freePort, post, startServer, type ServerProcess } from '../helpers/server-process.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 import { redisUrl } from '../helpers/redis.js';
+import { fetchChecked } from '../helpers/openapi-check.js';
 
 /**
  * Redis (REDIS_URL) holds the rate-limit counters that several instances share, and is optional in
@@ -39,7 +40,7 @@ async function server(env: Record<string, string>): Promise<ServerProcess> {
 
 async function hit(s: ServerProcess, ip: string) {
   const started = Date.now();
-  const res = await fetch(s.url + publicPath, { headers: { 'x-forwarded-for': ip }, signal: AbortSignal.timeout(5000) });
+  const res = await fetchChecked(s.url + publicPath, { headers: { 'x-forwarded-for': ip }, signal: AbortSignal.timeout(5000) });
   await res.text();
   return { status: res.status, retryAfter: res.headers.get('retry-after'), ms: Date.now() - started };
 }
@@ -50,7 +51,7 @@ async function health(s: ServerProcess): Promise<Record<string, any>> {
     expect((await post(`${s.url}/web-app/signup`, { name: 'Head', email: 'head@redis.example', password: 'a long password', school_id: 'redis-school' })).status).toBe(201);
     adminToken = (await post(`${s.url}/web-app/signin`, { email: 'head@redis.example', password: 'a long password' })).body!.data.access_token;
   }
-  const res = await fetch(`${s.url}/web-app/diagnostics/health`, { headers: { Authorization: `Bearer ${adminToken}` } });
+  const res = await fetchChecked(`${s.url}/web-app/diagnostics/health`, { headers: { Authorization: `Bearer ${adminToken}` } });
   expect(res.status).toBe(200);
   return ((await res.json()) as { data: Record<string, any> }).data;
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { freshDatabase, type TestDatabase } from '../helpers/database.js';
 import { post, startServer } from '../helpers/server-process.js';
+import { fetchChecked } from '../helpers/openapi-check.js';
 
 /**
  * A scheduled notice whose time comes while the service is down is published by
@@ -30,7 +31,7 @@ describe('scheduled posts across a restart', () => {
     const second = await startServer(env);
     try {
       const board = async () => {
-        const res = await fetch(`${second.url}/web-app/noticeboard?school_id=restart`, { headers: auth });
+        const res = await fetchChecked(`${second.url}/web-app/noticeboard?school_id=restart`, { headers: auth });
         return ((await res.json()) as { data: { notices: Array<{ id: number; scheduled: boolean; published_at: string | null }> } }).data.notices;
       };
       const deadline = Date.now() + 20_000;

@@ -4,6 +4,7 @@ import mysql from 'mysql2/promise';
 import sqlite3 from 'sqlite3';
 import { freshDatabase, mysqlUrl, type TestDatabase } from '../helpers/database.js';
 import { post, startServer } from '../helpers/server-process.js';
+import { assertRawAnswer, fetchChecked } from '../helpers/openapi-check.js';
 
 /**
  * The shutdown sequence, against the real server process: at SIGTERM a slow request is in flight
@@ -78,7 +79,7 @@ describe('shutdown on SIGTERM', () => {
 
     const lock = await holdGrades();
     const startedAt = Date.now();
-    const slow = fetch(`${server.url}/web-app/grades`, {
+    const slow = fetchChecked(`${server.url}/web-app/grades`, {
       method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Grade 13' }),
     }).then(async (res) => ({ status: res.status, body: (await res.json()) as Record<string, any>, at: Date.now() }));
     const readiness = await requestBegun(server.port, '/readyz');
@@ -90,6 +91,8 @@ describe('shutdown on SIGTERM', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(await connectable(server.port)).toBe(false);
     const [ready, healthz] = [await readiness.finish(), await other.finish()];
+    assertRawAnswer('GET', '/readyz', ready);
+    assertRawAnswer('GET', '/healthz', healthz);
     for (const answer of [ready, healthz]) {
       expect(answer).toMatch(/^HTTP\/1\.1 503 /);
       expect(answer).toMatch(/\r\nconnection: close\r\n/i);

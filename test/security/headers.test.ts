@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import supertest from 'supertest';
 import { createApp } from '../../src/app.js';
 import type { Config } from '../../src/config.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { ADMIN_PASSWORD, bearer, expectError, school, type SchoolFixture } from '../helpers/fixtures.js';
+import { checkedSupertest } from '../helpers/openapi-check.js';
 
 /**
  * What a browser relies on: helmet's security headers on every answer, CORS only for the origins
@@ -26,7 +26,7 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 /** The same database behind an app built with other settings (a second startTestApp would re-bind the models). */
-const withConfig = (changes: Partial<Config>) => supertest(createApp({ ...t.ctx, config: { ...t.ctx.config, ...changes } }).app);
+const withConfig = (changes: Partial<Config>) => checkedSupertest(createApp({ ...t.ctx, config: { ...t.ctx.config, ...changes } }).app);
 
 describe('security headers', () => {
   const pages = () => [
@@ -139,7 +139,7 @@ describe('cookie-authenticated writes need a listed Origin', () => {
 });
 
 describe('the sign-in cookie', () => {
-  const signinCookie = async (api: ReturnType<typeof supertest>) => {
+  const signinCookie = async (api: ReturnType<typeof checkedSupertest>) => {
     const res = await api.post('/web-app/signin').send({ email: a.adminEmail, password: ADMIN_PASSWORD });
     expect(res.status).toBe(200);
     return (res.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('access_token='))!;

@@ -89,7 +89,7 @@ export function registerActivityRoutes(r: Routers): void {
   );
   r.teachers.route(
     {
-      method: 'put', path: '/activities/:id', params: idParam, body: activityChangesSchema.extend({ school_id: schoolIdField().optional() }),
+      method: 'put', path: '/activities/:id', someField: true, params: idParam, body: activityChangesSchema.extend({ school_id: schoolIdField().optional() }),
       summary: 'Change an activity, its status included (own: activities.create; anyone\'s: activities.manage)',
       description:
         'Any of draft, published and cancelled may follow any other. A deleted activity or another school\'s answers 404. `form` is the whole ' +

@@ -28,7 +28,7 @@ export function registerAdminRoutes(r: Routers): void {
   );
   web.route(
     {
-      method: 'put', path: '/admins/:id', params: idParam, summary: 'Change an admin user (super_admin)',
+      method: 'put', path: '/admins/:id', someField: true, params: idParam, summary: 'Change an admin user (super_admin)',
       description: 'A new password ends every session of that admin; the last super_admin cannot be demoted.',
       body: adminChangesInput,
       response: adminView, errors: [403, 404, 409],

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { badRequest } from '../../errors.js';
 import { IMPORT_MAX_BYTES, importKinds, importOptionsInput, rejectedImport, runImport } from '../../services/imports/imports.js';
+import { schoolIdField } from '../../services/schemas.js';
 import type { Routers } from '../routers.js';
 
 const csvTypes = ['text/csv', 'application/csv', 'text/plain', 'application/vnd.ms-excel'];
@@ -25,6 +26,15 @@ export function registerImportRoutes(r: Routers): void {
   r.web.route(
     {
       method: 'post', path: '/imports', status: 201,
+      otherSuccesses: {
+        200: {
+          description: 'Dry run (`dry_run=true`): the report of what the import would do; nothing was written',
+          example: {
+            message: 'Dry run: nothing was written',
+            data: { kind: 'students', dry_run: true, partial: false, rows: 2, created: 2, updated: 0, unchanged: 0, guardians_created: 2, groups_created: 1, new_groups: ['Bus 4'], applied: false, errors: [] },
+          },
+        },
+      },
       summary: 'Import students, staff or a OneRoster set (super_admin, admin)',
       description:
         'The body is the file itself: `text/csv` for `kind=students` or `kind=staff` (the school\'s own CSV, UTF-8, header row in any column order; ' +
@@ -33,7 +43,7 @@ export function registerImportRoutes(r: Routers): void {
         'account without a PIN and a set-up link by SMS. By default all or nothing: any invalid row and nothing is written, answered 422 with every ' +
         'row error (`{line, field, message}`, the header being line 1) in `error.details` and the report in `data`. `partial=true` applies the valid ' +
         'rows and reports the others (201); `dry_run=true` checks and counts without writing (200).',
-      query: importOptionsInput.extend({ school_id: z.string().optional() }),
+      query: importOptionsInput.extend({ school_id: schoolIdField().optional() }),
       upload: { types: [...csvTypes, ...zipTypes], maxBytes: IMPORT_MAX_BYTES, description: 'The CSV file (students, staff) or the OneRoster .zip' },
       response: reportView,
       errors: [422],

@@ -1,6 +1,7 @@
 import type { Express, RequestHandler } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AppContext } from '../../context.js';
+import type { ServiceRoute } from '../openapi.js';
 
 /**
  * Prometheus metrics at /metrics (METRICS_ENABLED=true): request counts and latencies by route
@@ -55,3 +56,25 @@ export function mountMetrics(app: Express, ctx: AppContext): void {
     res.type(registry.contentType).send(await registry.metrics());
   });
 }
+
+/** /metrics, for the OpenAPI document. */
+export const metricsRoute: ServiceRoute = {
+  method: 'get', path: '/metrics',
+  summary: 'Prometheus metrics (METRICS_ENABLED=true)',
+  description:
+    'Request counts and latencies by route template and status, the database pools, the push outbox backlog and the process defaults, ' +
+    'in the Prometheus text format. Served only when the server runs with `METRICS_ENABLED=true` (404 otherwise); it is unauthenticated, ' +
+    'so expose it to the scraper only.',
+  responses: {
+    200: {
+      description: 'The metrics, in the Prometheus text exposition format (version 0.0.4)',
+      content: {
+        'text/plain': {
+          schema: { type: 'string' },
+          example: '# HELP http_requests_total HTTP requests answered\n# TYPE http_requests_total counter\nhttp_requests_total{method="GET",route="/web-app/grades",status="200"} 42\n',
+        },
+      },
+    },
+    404: { description: 'METRICS_ENABLED is not true: no such route', error: true },
+  },
+};

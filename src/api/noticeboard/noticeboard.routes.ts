@@ -85,7 +85,7 @@ export function registerNoticeboardRoutes(r: Routers): void {
   );
   r.web.route(
     {
-      method: 'put', path: '/noticeboard/:id', params: idParam, body: noticeChangesSchema.extend({ school_id: schoolIdField().optional() }),
+      method: 'put', path: '/noticeboard/:id', someField: true, params: idParam, body: noticeChangesSchema.extend({ school_id: schoolIdField().optional() }),
       summary: 'Change a notice (super_admin, admin)',
       description:
         'A deleted notice or another school\'s answers 404. `form` is the whole definition again, or null to remove a form without responses; ' +

@@ -4,7 +4,7 @@ import { listNotifications, notificationListQuery, targetTypes } from '../../ser
 import { notificationPreferences, preferencesInput, updateNotificationPreferences } from '../../services/notifications/preferences.js';
 import { notificationCategories } from '../../models/notification-preference.js';
 import type { Routers } from '../routers.js';
-import { timestamp } from '../../services/schemas.js';
+import { schoolIdField, timestamp } from '../../services/schemas.js';
 
 const notification = z.object({
   id: z.number(), event: z.string(), channel: z.enum(['push', 'sms']), entity_type: z.string().nullable(), entity_id: z.number().nullable(),
@@ -29,7 +29,7 @@ export function registerNotificationRoutes(r: Routers): void {
     {
       method: 'get', path: '/notifications', summary: "The school's notification records, newest first (super_admin, admin, it_contact)",
       description: 'One record per target device and delivery; the device token or phone number is never shown.',
-      query: notificationListQuery.extend({ school_id: z.string().optional() }),
+      query: notificationListQuery.extend({ school_id: schoolIdField().optional() }),
       response: z.object({
         notifications: z.array(notification),
         pagination: z.object({ total: z.number(), page: z.number(), limit: z.number(), pages: z.number() }),

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { idParam } from '../../services/schemas.js';
+import { idParam, timestamp } from '../../services/schemas.js';
 import { eraseInput, eraseStudentFor } from '../../services/privacy/erasure.js';
 import { exportMyData, exportStudent } from '../../services/privacy/export.js';
 import type { Routers } from '../routers.js';
 
 const record = z.record(z.string(), z.unknown());
 const dataExport = z.object({
-  exported_at: z.string(),
+  exported_at: timestamp(),
   school: z.object({ id: z.string(), name: z.string() }),
   students: z.array(record), parents: z.array(record), addresses: z.array(record), admissions: z.array(record),
   write_to: z.array(record).describe('Each thread with its `replies`'),
@@ -18,6 +18,7 @@ const dataExport = z.object({
     }))
     .describe("The files of their requests and replies and their uploads not yet attached (entity_* null): what each is, no URL and no content"),
   groups: z.array(record).describe('Group memberships'), notification_preferences: z.array(record), notifications: z.array(record),
+  form_responses: z.array(record).describe("The family's form responses: answers, signature, signed_at, ip and user agent"),
   sessions: z.array(record).describe('Without tokens'), audit_events: z.array(record),
 });
 const exportDescription =

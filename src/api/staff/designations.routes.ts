@@ -37,7 +37,7 @@ export function registerDesignationRoutes(r: Routers): void {
   );
   web.route(
     {
-      method: 'put', path: '/designations/:id', params: idParam, summary: 'Rename a designation or change its rbac (super_admin)',
+      method: 'put', path: '/designations/:id', someField: true, params: idParam, summary: 'Rename a designation or change its rbac (super_admin)',
       description: 'A rename carries along every staff member who holds the designation.',
       body: designationChangesInput,
       response: designationView, errors: [404, 409],

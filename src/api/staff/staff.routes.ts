@@ -66,7 +66,7 @@ export function registerStaffRoutes(r: Routers): void {
   );
   web.route(
     {
-      method: 'put', path: '/staff/:id', params: idParam, summary: 'Change a staff member (admin)',
+      method: 'put', path: '/staff/:id', someField: true, params: idParam, summary: 'Change a staff member (admin)',
       description: 'Only the fields sent change. An unknown or another school\'s staff member answers 404 whatever the body. A phone or e-mail another staff member of the school has answers 409.',
       found: ({ principal, params }) => assertStaffFound(principal, params.id),
       body: staffChangesInput.extend({ school_id: schoolIdField().optional() }), response: staffDetail, errors: [404, 409],

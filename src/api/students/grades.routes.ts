@@ -29,7 +29,7 @@ export function registerGradeRoutes(r: Routers): void {
 
   web.route(
     {
-      method: 'put', path: '/grades/:id', params: idParam, summary: 'Rename a grade, reorder it or set its class teacher',
+      method: 'put', path: '/grades/:id', someField: true, params: idParam, summary: 'Rename a grade, reorder it or set its class teacher',
       description: 'Renaming a grade renames it on its students too.',
       body: gradeChangesInput.extend({ school_id: schoolIdField().optional() }),
       response: gradeView, errors: [404, 409],

@@ -70,7 +70,7 @@ export function registerStudentRoutes(r: Routers): void {
 
   web.route(
     {
-      method: 'put', path: '/students/:id', params: idParam, summary: 'Edit a student',
+      method: 'put', path: '/students/:id', someField: true, params: idParam, summary: 'Edit a student',
       description:
         'Status transitions: registered -> active, active <-> inactive (anything else 409; archive and restore have their own calls). ' +
         'An archived student cannot be edited (409). `grade` must be one of the school\'s grades; `roll_no` is unique in the school (409). ' +

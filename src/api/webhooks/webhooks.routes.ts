@@ -53,7 +53,7 @@ export function registerWebhookRoutes(r: Routers): void {
   );
   web.route(
     {
-      method: 'put', path: '/webhooks/:id', params: idParam, summary: 'Change a webhook, or switch it on or off (super_admin)',
+      method: 'put', path: '/webhooks/:id', someField: true, params: idParam, summary: 'Change a webhook, or switch it on or off (super_admin)',
       description:
         'A webhook whose every delivery failed for 3 days is switched off (`active: false`, `disabled_reason` saying why); `active: true` switches it on again. ' +
         'A new URL is checked as on creation.',

@@ -5,7 +5,7 @@ import {
 } from '../../services/write-to/write-to.js';
 import type { ApiRouter } from '../route.js';
 import type { Routers } from '../routers.js';
-import { attachmentsView, idParam, timestamp } from '../../services/schemas.js';
+import { attachmentsView, idParam, schoolIdField, timestamp } from '../../services/schemas.js';
 
 const request = z.object({
   id: z.number(), school_id: z.string(), parent_id: z.number(), student_id: z.number().nullable(), type: z.enum(writeToTypes),
@@ -20,7 +20,7 @@ const reply = z.object({
 const thread = request.extend({ replies: z.array(reply).describe('Oldest first') });
 const queueItem = request.extend({ student_name: z.string().nullable(), parent_name: z.string().nullable() });
 /** The teachers app sends its school_id on every call; the tenant guard checks it. */
-const staffQuery = writeToListQuery.extend({ school_id: z.string().optional() });
+const staffQuery = writeToListQuery.extend({ school_id: schoolIdField().optional() });
 
 const listDescription = 'Newest first; `X-Total-Count` carries the total. Archived requests only with status=archived.';
 
@@ -96,7 +96,7 @@ function registerQueueRoutes(router: ApiRouter, who: 'staff' | 'admins'): void {
   );
   router.route(
     {
-      method: 'put', path: '/write-to/:id', params: idParam, summary: 'Resolve or assign a request',
+      method: 'put', path: '/write-to/:id', someField: true, params: idParam, summary: 'Resolve or assign a request',
       description: `${staff
         ? 'Resolving needs write_to.manage or being the assigned staff; assigning needs write_to.manage.'
         : '`status: "resolved"` resolves it; `assigned_staff_id` assigns it to an active staff member of the school (null unassigns).'} ` +

@@ -1,6 +1,6 @@
 import { QueryTypes, UniqueConstraintError, type Transaction } from 'sequelize';
 import { z } from 'zod';
-import { pin, schoolIdField } from '../schemas.js';
+import { anyFieldOf, pin, schoolIdField } from '../schemas.js';
 import type { AppContext } from '../../context.js';
 import { day, iso, writeIn } from '../../db.js';
 import { conflict, fieldError, notFound } from '../../errors.js';
@@ -36,7 +36,7 @@ export const admissionInput = z.object({
   addresses: addressList().default([]),
 });
 
-const sectionFields = <T extends z.ZodRawShape>(shape: T) => z.object(shape).refine(someField, 'send at least one field to change');
+const sectionFields = <T extends z.ZodRawShape>(shape: T) => z.object(shape).refine(someField, 'send at least one field to change').meta(anyFieldOf(Object.keys(shape)));
 
 export const admissionUpdateInput = z.discriminatedUnion('section', [
   z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { id, title } from '../schemas.js';
+import { anyFieldOf, id, title } from '../schemas.js';
 import type { AppContext, Principal } from '../../context.js';
 import { iso, ping, type Dialect } from '../../db.js';
 import { badRequest, notFound } from '../../errors.js';
@@ -90,7 +90,8 @@ export const testPushInput = z
   .refine((v) => v.fcm_token !== undefined || v.parent_id !== undefined || v.staff_id !== undefined, {
     message: 'send fcm_token, parent_id or staff_id',
     path: ['target'],
-  });
+  })
+  .meta(anyFieldOf(['fcm_token', 'parent_id', 'staff_id']));
 export type TestPushInput = z.input<typeof testPushInput>;
 
 export interface TestPushResult {

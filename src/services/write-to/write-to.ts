@@ -48,7 +48,8 @@ export const newWriteToInput = z
     } else if (v.leave_from && v.leave_to && Date.parse(v.leave_to) - Date.parse(v.leave_from) >= MAX_LEAVE_DAYS * 86_400_000) {
       issue.addIssue({ code: 'custom', path: ['leave_to'], message: `must be within ${MAX_LEAVE_DAYS} days of leave_from` });
     }
-  });
+  })
+  .meta({ if: { properties: { type: { const: 'leave' } } }, then: { required: ['leave_from', 'leave_to'] } });
 export type NewWriteTo = z.input<typeof newWriteToInput>;
 
 export const replyInput = z.object({ message: message(), attachment_ids: attachmentIdsInput.optional() });
