@@ -1019,7 +1019,7 @@ export interface paths {
         put?: never;
         /**
          * Remind the families that have not read an activity (the author, or activities.manage)
-         * @description One push to each device of every family that has not read it (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written.
+         * @description One push to each device of every family that has not read it (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written. A reminder that would write none (every family has read it, or none of the others can be reached) answers `{queued: 0}` with the `reason`, writes nothing and does not start the hour.
          *
          *     **Access:** a staff token from `POST /teachers-app/teacher-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -1313,7 +1313,7 @@ export interface paths {
         put?: never;
         /**
          * Create an admin user (super_admin)
-         * @description The e-mail is the sign-in name, unique across every school (409 if taken). `role` is super_admin, admin or it_contact.
+         * @description The e-mail is the sign-in name, unique across every school (409 if taken). `role` is admin, super_admin or it_contact; any other is 400 naming it.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -1763,7 +1763,7 @@ export interface paths {
         put?: never;
         /**
          * Remind the families that have not read an activity (super_admin, admin)
-         * @description One push to each device of every family that has not read it (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written.
+         * @description One push to each device of every family that has not read it (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written. A reminder that would write none (every family has read it, or none of the others can be reached) answers `{queued: 0}` with the `reason`, writes nothing and does not start the hour.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -1807,7 +1807,7 @@ export interface paths {
         put?: never;
         /**
          * Remind the families that have not read a notice (super_admin, admin)
-         * @description One push to each device of every family that has not read it (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written.
+         * @description One push to each device of every family that has not read it (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written. A reminder that would write none (every family has read it, or none of the others can be reached) answers `{queued: 0}` with the `reason`, writes nothing and does not start the hour.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -8855,7 +8855,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
-                     *       "message": "Reminder queued",
+                     *       "message": "Reminder queued: 3 notification record(s) written",
                      *       "data": {
                      *         "queued": 3
                      *       }
@@ -8866,7 +8866,13 @@ export interface operations {
                         success: true;
                         message?: string;
                         data: {
+                            /** @description The notification records written, of every channel */
                             queued: number;
+                            /**
+                             * @description Why nothing was queued: every family has read it, or none of the others can be reached
+                             * @enum {string}
+                             */
+                            reason?: "all_read" | "all_responded" | "unreachable";
                         };
                     };
                 };
@@ -9992,7 +9998,7 @@ export interface operations {
                     email: string;
                     password: string;
                     /** @enum {string} */
-                    role: "super_admin" | "admin" | "it_contact";
+                    role: "admin" | "super_admin" | "it_contact";
                 };
             };
         };
@@ -10065,7 +10071,7 @@ export interface operations {
                     email?: string;
                     password?: string;
                     /** @enum {string} */
-                    role?: "super_admin" | "admin" | "it_contact";
+                    role?: "admin" | "super_admin" | "it_contact";
                 };
             };
         };
@@ -12801,7 +12807,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
-                     *       "message": "Reminder queued",
+                     *       "message": "Reminder queued: 3 notification record(s) written",
                      *       "data": {
                      *         "queued": 3
                      *       }
@@ -12812,7 +12818,13 @@ export interface operations {
                         success: true;
                         message?: string;
                         data: {
+                            /** @description The notification records written, of every channel */
                             queued: number;
+                            /**
+                             * @description Why nothing was queued: every family has read it, or none of the others can be reached
+                             * @enum {string}
+                             */
+                            reason?: "all_read" | "all_responded" | "unreachable";
                         };
                     };
                 };
@@ -12938,7 +12950,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
-                     *       "message": "Reminder queued",
+                     *       "message": "Reminder queued: 3 notification record(s) written",
                      *       "data": {
                      *         "queued": 3
                      *       }
@@ -12949,7 +12961,13 @@ export interface operations {
                         success: true;
                         message?: string;
                         data: {
+                            /** @description The notification records written, of every channel */
                             queued: number;
+                            /**
+                             * @description Why nothing was queued: every family has read it, or none of the others can be reached
+                             * @enum {string}
+                             */
+                            reason?: "all_read" | "all_responded" | "unreachable";
                         };
                     };
                 };
@@ -15151,6 +15169,10 @@ export interface operations {
                      *         "updated": 0,
                      *         "unchanged": 0,
                      *         "guardians_created": 2,
+                     *         "groups_created": 1,
+                     *         "new_groups": [
+                     *           "Bus 4"
+                     *         ],
                      *         "applied": true,
                      *         "errors": []
                      *       }
@@ -15170,6 +15192,10 @@ export interface operations {
                             updated: number;
                             unchanged: number;
                             guardians_created: number;
+                            /** @description The groups the file names that the school did not have: created, or in a dry run that applying would create */
+                            groups_created: number;
+                            /** @description Their names, sorted */
+                            new_groups: string[];
                             applied: boolean;
                             errors: {
                                 file?: string;

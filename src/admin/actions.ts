@@ -1,5 +1,5 @@
 import {
-  AppError as ConsoleAppError, ForbiddenError, NotFoundError, ValidationError,
+  AppError as ConsoleAppError, NotFoundError,
   type Action, type ActionContext, type ActionRequest, type ActionResponse, type BaseRecord, type RecordActionResponse,
 } from 'adminjs';
 import type { AppContext, Principal } from '../context.js';
@@ -7,22 +7,10 @@ import { AppError, fieldError } from '../errors.js';
 import { School } from '../models/index.js';
 import { allows, type RoleAccess } from './access.js';
 import { consoleActor, isPlatformAdmin, principalFor, type ConsoleAdmin } from './auth.js';
+import { consoleError } from './console-errors.js';
 import { consoleAdminOf } from './scoped-resource.js';
 import { formInput, type Fields } from './form-input.js';
 import { actingAs } from '../services/audit/context.js';
-
-/** A service's AppError as AdminJS shows it: field errors on the form, anything else as a notice; never a crash. */
-export function consoleError(err: unknown): Error {
-  if (!(err instanceof AppError)) return err as Error;
-  if (err.code === 'NOT_FOUND') return new NotFoundError(err.message, 'Action#handler');
-  if (err.code === 'FORBIDDEN') return new ForbiddenError(err.message);
-  const fields = (Array.isArray(err.details) ? err.details : []) as Array<{ field: string; message: string }>;
-  if (fields.length > 0) {
-    const errors = Object.fromEntries(fields.map((d) => [d.field.split('.')[0], { message: d.message, type: err.code }]));
-    return new ValidationError(errors, { message: err.message, type: err.code });
-  }
-  return new ConsoleAppError(err.message);
-}
 
 type Handler<T extends ActionResponse> = (request: ActionRequest, context: ActionContext, admin: ConsoleAdmin) => Promise<T>;
 
@@ -33,7 +21,7 @@ export function run<T extends ActionResponse>(handler: Handler<T>) {
     try {
       return await actingAs(consoleActor(admin), () => handler(request, context, admin));
     } catch (err) {
-      throw consoleError(err);
+      throw consoleError(err, context);
     }
   };
 }
@@ -50,8 +38,11 @@ export interface ServiceActions {
   fields?: Fields;
   /** `secret`, when given, is shown once on the New page (a new webhook's signing secret, a new guardian's set-up link). */
   create?: (ctx: AppContext, principal: Principal, input: Record<string, unknown>) => Promise<{ id: number | string; secret?: OneTimeSecret }>;
-  /** The New page as the console's own form (NewWithSecret): needed where `create` may answer a secret; `properties` when it differs from the edit form. */
-  newForm?: { properties?: string[] };
+  /**
+   * The New page as the console's own form (NewWithSecret): needed where `create` may answer a secret;
+   * `properties` when it differs from the edit form, `defaults` and `choices` a new record's starting values and the ones it may take.
+   */
+  newForm?: { properties?: string[]; defaults?: Record<string, string>; choices?: Record<string, readonly string[]> };
   /** For the schools themselves, which the operator creates outside any school. */
   createSchool?: (ctx: AppContext, input: Record<string, unknown>) => Promise<{ id: number | string }>;
   update?: (ctx: AppContext, principal: Principal, id: number, changes: Record<string, unknown>) => Promise<unknown>;
@@ -94,7 +85,7 @@ export function serviceActions(ctx: AppContext, access: RoleAccess, spec: Servic
     search: { isAccessible: canRead },
     show: { isAccessible: canRead },
     new: {
-      ...(spec.newForm ? { component: 'NewWithSecret', custom: { properties: spec.newForm.properties } } : {}),
+      ...(spec.newForm ? { component: 'NewWithSecret', custom: spec.newForm } : {}),
       isAccessible: (c) => !!(spec.create || (spec.createSchool && isPlatformAdmin(c.currentAdmin as ConsoleAdmin))) && canWrite(c),
       handler: run<RecordActionResponse>(async (request, context, admin) => {
         if (request.method !== 'post') throw new ConsoleAppError('Submit the form to create a record');
@@ -216,15 +207,21 @@ export interface OneTimeSecret {
   value: string;
 }
 
-/** A field of a secret action's page (the optional PIN of a reset). */
+/** A field of a form action's page: typed text, a text area, or a pick among the school's records (its id is sent). */
 export interface ActionField {
   name: string;
   label: string;
   hint?: string;
+  required?: boolean;
+  type?: 'text' | 'textarea' | 'pick';
   inputMode?: 'numeric' | 'text';
+  /** The record's param the field starts with (an Assign page starts with who is assigned now). */
+  initial?: string;
+  /** For a pick: the resource listed (as the admin may read it), its filters, the param that names a record, and the empty choice. */
+  pick?: { resource: string; label: string; filters?: Record<string, string>; none?: string };
 }
 
-export interface SecretActionSpec {
+export interface FormActionSpec {
   allowed: (admin: ConsoleAdmin) => boolean;
   appliesTo?: (record: BaseRecord) => boolean;
   icon: string;
@@ -238,17 +235,17 @@ export interface SecretActionSpec {
 }
 
 /**
- * A record action on a page of its own (the SecretAction component) whose answer may carry a
- * one-time secret: the page shows it with a Copy button until the admin closes it.
+ * A record action on a page of its own (the ActionForm component): its fields, then the service.
+ * Its answer may carry a one-time secret, which the page shows with a Copy button until closed.
  */
-export function secretAction(access: RoleAccess, spec: SecretActionSpec): Partial<Action<ActionResponse>> {
+export function formAction(access: RoleAccess, spec: FormActionSpec): Partial<Action<ActionResponse>> {
   const permitted = (context: ActionContext) => {
     const admin = context.currentAdmin as ConsoleAdmin | undefined;
     return !!admin && allows(access, admin, 'write') && spec.allowed(admin);
   };
   return {
     actionType: 'record',
-    component: 'SecretAction',
+    component: 'ActionForm',
     icon: spec.icon,
     variant: spec.variant,
     custom: { intro: spec.intro, button: spec.button, fields: spec.fields ?? [], danger: spec.variant === 'danger' },

@@ -17,7 +17,7 @@ export const resourceLabels: Record<string, ResourceWords> = {
   parents: {
     label: 'Parents',
     properties: {
-      father_name: "Father's name", mother_name: "Mother's name", pin_setup_expires_at: 'PIN set-up link expires', email_verified: 'E-mail verified', children: 'Children',
+      father_name: "Father's name", mother_name: "Mother's name", pin_setup_expires_at: 'PIN set-up link expires', email_verified: 'E-mail verified', children: 'Children', has_pin: 'Has set a PIN',
     },
     actions: { testPush: 'Send test push', resetPin: 'Reset PIN' },
   },
@@ -48,7 +48,7 @@ export const resourceLabels: Record<string, ResourceWords> = {
       subject: 'Subject', type: 'Kind', assigned_staff_id: 'Assigned to', leave_from: 'Leave from', leave_to: 'Leave to', replies_count: 'Replies', resolved_at: 'Resolved',
       thread: 'Conversation',
     },
-    actions: { resolve: 'Resolve', reply: 'Reply', assign: 'Assign', replies: 'Replies' },
+    actions: { resolve: 'Resolve', reply: 'Reply', assign: 'Assign' },
   },
   write_to_replies: {
     label: 'Write-to replies',

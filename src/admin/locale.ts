@@ -66,8 +66,8 @@ const messages: Record<string, string> = {
   error404Record: 'This record does not exist, or it is not one of your school\'s.',
   seeConsoleForMore: 'If it happens again, tell your school\'s IT contact.',
   noActionComponent: 'This action has no page.',
-  noRecordsInResource: 'Nothing here yet.',
-  noRecords: 'Nothing matches.',
+  noRecordsInResource: 'Nothing here yet, or nothing matches the search and filters.',
+  noRecords: 'Nothing to show',
   confirmDelete: 'Delete this record?',
   invalidCredentials: 'Wrong e-mail or password.',
   keyPlaceholder: 'Name',
@@ -87,7 +87,7 @@ const buttons: Record<string, string> = {
   seeTheDocumentation: 'See the documentation', createFirstRecord: 'Add the first one', cancel: 'Cancel', confirm: 'Confirm', contactUs: 'Contact us',
 };
 
-const actions: Record<string, string> = { new: 'New', edit: 'Edit', show: 'Open', delete: 'Delete', bulkDelete: 'Delete the chosen', list: 'All' };
+const actions: Record<string, string> = { new: 'New', edit: 'Edit', show: 'Details', delete: 'Delete', bulkDelete: 'Delete the chosen', list: 'All' };
 
 export const consoleLocale = {
   language: 'en',
@@ -115,6 +115,9 @@ export const consoleLocale = {
     } satisfies LocaleTranslations,
   },
 };
+
+/** Whether the console has words of its own for a field (the resource's, or the common ones). */
+export const hasLabel = (resource: string, field: string): boolean => !!(resourceLabels[resource]?.properties?.[field] ?? properties[field]);
 
 /** A field's label as the console's forms name it (the resource's own, else the common one), else the field in words. */
 export function fieldLabel(resource: string | null, field: string, parent?: string): string {

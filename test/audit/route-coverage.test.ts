@@ -77,6 +77,8 @@ const calls: Array<[string, Call]> = [
   ['POST /web-app/students/{id}/reset-password', async () => {
     const res = await web().post(`/web-app/students/${s.other}/reset-password`, { password: '482913' });
     parentToken = await parentLogin(t, parentPhone, '482913', a.schoolId);
+    // A device of the family's, so that the reminders below reach someone (one that reaches nobody records nothing).
+    await t.api.post('/parent-app/parent-auth-verification').send({ phone_no: parentPhone, pin: '482913', school_id: a.schoolId, fcm_token: 'family-phone' });
     return res;
   }],
   ['POST /web-app/students/{id}/erase', async () => {

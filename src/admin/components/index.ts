@@ -1,35 +1,38 @@
 import { auditChanges } from './audit-changes.js';
+import { actionForm } from './action-form.js';
 import { card } from './card.js';
+import { childrenList } from './children-list.js';
 import { codeLabel } from './code-label.js';
 import { dataExport } from './data-export.js';
-import { designationSelect } from './designation-select.js';
 import { eraseStudent } from './erase-student.js';
+import { groupMembers } from './group-members.js';
 import { importRoster } from './import-roster.js';
 import { itemReach } from './item-reach.js';
 import { linkedName } from './linked-name.js';
+import { namePicker } from './name-picker.js';
 import { newWithSecret } from './new-with-secret.js';
 import { permissionLevels } from './permission-levels.js';
 import { platformOnly } from './platform-only.js';
 import { prefixSelect } from './prefix-select.js';
 import { quickSearchList } from './quick-search-list.js';
 import { schoolDashboard } from './school-dashboard.js';
-import { secretAction } from './secret-action.js';
 import { secretPanel } from './secret-panel.js';
 import { valueList } from './value-list.js';
+import { writeToThread } from './write-to-thread.js';
 
 /**
  * Each file's source, and the components AdminJS finds by name: the ones resources and the dashboard
  * name, and AdminJS's own that the console replaces (DefaultPropertyValue, DefaultArrayListProperty).
  */
 const sources = [
-  card, codeLabel, valueList, linkedName, secretPanel, secretAction, newWithSecret, prefixSelect, designationSelect, permissionLevels, auditChanges, quickSearchList,
+  card, codeLabel, valueList, linkedName, secretPanel, actionForm, newWithSecret, prefixSelect, namePicker, permissionLevels, auditChanges, quickSearchList, childrenList, writeToThread, groupMembers,
   schoolDashboard, platformOnly, importRoster, itemReach, dataExport, eraseStudent,
 ];
 const registered: Record<string, string> = {
   SchoolDashboard: 'SchoolDashboard', PlatformOnly: 'PlatformOnly', ImportRoster: 'ImportRoster', ItemReach: 'ItemReach', DataExport: 'DataExport',
   EraseStudent: 'EraseStudent', DefaultPropertyValue: 'DefaultPropertyValue', ValueList: 'ValueList', DefaultArrayListProperty: 'ValueList',
-  LinkedName: 'LinkedName', SecretAction: 'SecretAction', NewWithSecret: 'NewWithSecret', PrefixSelect: 'PrefixSelect', DesignationSelect: 'DesignationSelect',
-  PermissionLevels: 'PermissionLevels', EffectivePermissions: 'EffectivePermissions', AuditChanges: 'AuditChanges', QuickSearchList: 'QuickSearchList',
+  LinkedName: 'LinkedName', ActionForm: 'ActionForm', NewWithSecret: 'NewWithSecret', PrefixSelect: 'PrefixSelect', NamePicker: 'NamePicker',
+  PermissionLevels: 'PermissionLevels', PermissionLevelsEdit: 'PermissionLevelsEdit', EffectivePermissions: 'EffectivePermissions', AuditChanges: 'AuditChanges', QuickSearchList: 'QuickSearchList', ChildrenList: 'ChildrenList', WriteToThread: 'WriteToThread', GroupMemberList: 'GroupMemberList', AddMembers: 'AddMembers',
 };
 
 for (const fn of new Set(Object.values(registered))) {

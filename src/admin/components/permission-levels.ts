@@ -11,17 +11,42 @@ function PermissionTable(props) {
     })));
 }
 
+function featureOf(property, sub) {
+  var key = sub.propertyPath.slice(property.propertyPath.length + 1);
+  return { key: key, label: (property.custom.features || {})[key] || key };
+}
+
 function PermissionLevels(props) {
   var property = props.property;
-  var t = AdminJS.useTranslation();
-  var label = t.translateProperty(property.label, property.resourceId);
+  var label = AdminJS.useTranslation().translateProperty(property.label, property.resourceId);
   var levels = AdminJS.flat.get(props.record.params, property.path) || {};
   var rows = (property.subProperties || []).map(function (sub) {
-    var key = sub.propertyPath.slice(property.propertyPath.length + 1);
-    var feature = t.translateProperty(sub.label, sub.resourceId);
-    return { feature: feature, level: levels[key] ? labelFor(sub, levels[key]) : 'None' };
+    var feature = featureOf(property, sub);
+    return { feature: feature.label, level: levels[feature.key] ? labelFor(sub, levels[feature.key]) : property.custom.unset };
   });
   return h(DS.ValueGroup, { label: label }, h(PermissionTable, { rows: rows, testId: 'permission-levels' }));
+}
+
+// The form's permissions: one select of levels per feature, labelled in words; the empty choice keeps the base level.
+function PermissionLevelsEdit(props) {
+  var property = props.property;
+  var t = AdminJS.useTranslation();
+  return h(DS.Box, { mb: 'xl' },
+    h(DS.Label, null, t.translateProperty(property.label, property.resourceId)),
+    property.description ? h(DS.Text, { variant: 'sm', color: 'grey60', mb: 'default' }, property.description) : null,
+    (property.subProperties || []).map(function (sub) {
+      var feature = featureOf(property, sub);
+      var current = props.record.params[sub.propertyPath];
+      var unset = { value: '', label: property.custom.unset };
+      var options = [unset].concat(sub.availableValues || []);
+      var selected = options.find(function (o) { return String(o.value) === String(current == null ? '' : current); }) || unset;
+      var error = props.record.errors && props.record.errors[sub.propertyPath];
+      return h(DS.FormGroup, { key: feature.key, error: !!error },
+        h(DS.Label, { htmlFor: sub.propertyPath }, feature.label),
+        h(DS.Select, { inputId: sub.propertyPath, options: options, value: selected, filterOption: startsWithInput,
+          onChange: function (o) { props.onChange(sub.propertyPath, o ? o.value : ''); } }),
+        error ? h(DS.FormMessage, null, error.message) : null);
+    }));
 }
 
 function EffectivePermissions(props) {

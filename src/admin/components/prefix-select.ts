@@ -11,7 +11,7 @@ function FieldShell(props) {
   var property = props.property;
   var label = AdminJS.useTranslation().translateProperty(property.label, property.resourceId);
   var error = props.record && props.record.errors && props.record.errors[property.path];
-  return h(DS.FormGroup, { error: !!error },
+  return h(DS.FormGroup, { error: !!error, mb: 'xl' },
     h(DS.Label, { required: property.isRequired, htmlFor: property.path }, label),
     props.children,
     property.description ? h(DS.FormMessage, { style: { color: '#6b7280' } }, property.description) : null,

@@ -17,7 +17,7 @@ export function designationsResource(ctx: AppContext): ResourceWithOptions {
       filterProperties: ['name'],
       showProperties: ['school_id', 'id', 'name', 'rbac', 'created_at', 'updated_at'],
       editProperties: ['school_id', 'name', 'rbac'],
-      properties: { name: { isTitle: true }, ...rbacProperties('Permissions') },
+      properties: { name: { isTitle: true }, ...rbacProperties('What staff with this designation may do, feature by feature', 'Not given') },
     },
     services: {
       noun: 'Designation',

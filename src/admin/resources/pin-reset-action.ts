@@ -2,7 +2,7 @@ import type { BaseRecord } from 'adminjs';
 import type { Principal } from '../../context.js';
 import { generatePin } from '../../services/auth/passwords.js';
 import type { RoleAccess } from '../access.js';
-import { secretAction } from '../actions.js';
+import { formAction } from '../actions.js';
 
 interface PinReset {
   /** Whose PIN it is, as the page names them. */
@@ -18,7 +18,7 @@ interface PinReset {
  * digits made up and shown once as a one-time secret. The service ends the account's sessions.
  */
 export function pinResetAction(access: RoleAccess, spec: PinReset) {
-  return secretAction(access, {
+  return formAction(access, {
     icon: 'Key', variant: 'danger', allowed: () => true, appliesTo: spec.appliesTo,
     intro: spec.intro,
     button: 'Reset PIN',

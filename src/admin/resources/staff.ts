@@ -1,10 +1,13 @@
 import type { BaseRecord, ResourceWithOptions } from 'adminjs';
 import type { AppContext, Principal } from '../../context.js';
 import { Staff } from '../../models/index.js';
-import { createStaff, resetStaffPin, updateStaff } from '../../services/staff/staff.js';
+import { createStaff, resetStaffPin, staffPermissions, updateStaff } from '../../services/staff/staff.js';
 import { roleAccess } from '../access.js';
 import { recordAction } from '../actions.js';
-import { staffStatusLabels } from '../labels/codes.js';
+import { principalFor } from '../auth.js';
+import { featureLabels, permissionLevelLabels, staffStatusLabels } from '../labels/codes.js';
+import { labelOf } from '../labels/words.js';
+import type { Enricher } from '../scoped-resource.js';
 import { defineResource } from './define.js';
 import { importAction } from './import-action.js';
 import { menu } from './menu.js';
@@ -15,20 +18,35 @@ import { testPushAction } from './test-push-action.js';
 
 export function staffResource(ctx: AppContext): ResourceWithOptions {
   const access = roleAccess.school;
+  /** On a staff member's page, what they may do: each feature's level in words and where it comes from ("Create, from Office Staff", "Manage, own"). */
+  const permissions: Enricher = async (rows, admin, detail) => {
+    if (!detail) return;
+    for (const row of rows) {
+      const sources = await staffPermissions(ctx, principalFor(admin, String(row.school_id)), Number(row.id));
+      row.permissions = sources.map((s) => ({
+        feature: labelOf(featureLabels, s.feature),
+        level: `${labelOf(permissionLevelLabels, s.level)}${s.from === 'own' ? ', own' : s.from === 'designation' ? `, from ${s.designation}` : ''}`,
+      }));
+    }
+  };
   return defineResource(ctx, {
-    model: Staff, scope: { schoolColumn: 'school_id', secret: ['pin_hash'], quickSearch: ['name', 'phone_no', 'email'] }, access,
+    model: Staff, scope: { schoolColumn: 'school_id', secret: ['pin_hash'], quickSearch: ['name', 'phone_no', 'email'], enrich: [permissions] }, access,
     options: {
       navigation: menu.staff,
       sort: { sortBy: 'name', direction: 'asc' },
       listProperties: ['name', 'designation', 'phone_no', 'email', 'status'],
       filterProperties: ['name', 'designation', 'phone_no', 'email', 'status'],
-      showProperties: ['school_id', 'id', 'name', 'designation', 'phone_no', 'email', 'status', 'created_at', 'updated_at'],
+      showProperties: ['school_id', 'id', 'name', 'designation', 'phone_no', 'email', 'status', 'permissions', 'created_at', 'updated_at'],
       editProperties: ['school_id', 'name', 'designation', 'phone_no', 'email', 'rbac'],
       properties: {
         name: { isTitle: true },
-        designation: { components: { edit: 'DesignationSelect', filter: 'DesignationSelect' }, description: "One of the school's designations: its permissions are the staff member's base" },
+        designation: {
+          components: { edit: 'NamePicker', filter: 'NamePicker' }, custom: { pick: { resource: 'designations', none: 'No designation' } },
+          description: "One of the school's designations: its permissions are the staff member's base",
+        },
         status: { type: 'number', ...status([1, 0], staffStatusLabels, { 1: 'green', 0: 'grey' }), isVisible: { list: true, filter: true, show: true, edit: false } },
-        ...rbacProperties('Own permissions, over the designation\'s: leave a feature empty to keep the designation\'s level'),
+        permissions: { type: 'mixed', components: { show: 'EffectivePermissions' }, isVisible: { list: false, filter: false, show: true, edit: false } },
+        ...rbacProperties("Over the designation's: a feature left as the designation's keeps its level", "As the designation's"),
       },
     },
     services: {

@@ -95,7 +95,7 @@ export async function eraseStudent(ctx: AppContext, schoolId: string, studentId:
       await forgetLockouts(schoolId, parent!, transaction);
       await CalendarFeed.destroy({ where: { school_id: schoolId, parent_id: parent!.id }, transaction, hooks: false });
     }
-    const responseIds = await blankResponses(schoolId, { studentId, parentId: parentGoes ? parent!.id : null }, transaction);
+    const responseIds = await blankResponses(schoolId, { studentId, parentId: parentGoes ? parent!.id : null, names }, transaction);
     const mentions = (column: string) => names.map((n) => ({ [column]: { [Op.substring]: n } }));
     const theirNotifications = [...(parentGoes ? [{ target_type: 'parent', target_id: parent!.id }] : []), ...mentions('title'), ...mentions('body')];
     // An empty OR would match every notification of the school.
