@@ -5,6 +5,7 @@ import { noticeTypes } from '../../models/notice.js';
 import { createNotice, deleteNotice, updateNotice } from '../../services/notices/notices.js';
 import { roleAccess } from '../access.js';
 import { noticeTypeLabels } from '../labels/codes.js';
+import { attachmentEnricher, attachmentFormFields, attachmentProperties, uploadAction, withAttachmentRefusals } from './attachment-fields.js';
 import { audienceEnricher, audienceFormFields, audienceProperties, audiencePropertyNames, audienceShown, withAudience } from './audience-fields.js';
 import { defineResource } from './define.js';
 import { linkedNames } from './linked-names.js';
@@ -17,7 +18,7 @@ export function noticesResource(ctx: AppContext): ResourceWithOptions {
     model: Notice,
     scope: {
       schoolColumn: 'school_id', softDelete: 'notice_deleted',
-      enrich: [audienceEnricher('noticeboard'), linkedNames('posted_by', (r) => (r.created_by_type ? { kind: String(r.created_by_type), id: r.created_by_id } : null))],
+      enrich: [audienceEnricher('noticeboard'), attachmentEnricher(ctx), linkedNames('posted_by', (r) => (r.created_by_type ? { kind: String(r.created_by_type), id: r.created_by_id } : null))],
     },
     access: roleAccess.school,
     options: {
@@ -26,13 +27,14 @@ export function noticesResource(ctx: AppContext): ResourceWithOptions {
       listProperties: ['notice_title', 'notice_type', 'is_urgent', 'is_important', 'posted_by', 'publish_at', 'published_at', 'created_at'],
       filterProperties: ['notice_title', 'notice_type', 'is_urgent', 'is_important', 'created_by_id', 'notice_deleted', 'created_at'],
       showProperties: [
-        'school_id', 'id', 'notice_title', 'notice_type', 'is_urgent', 'is_important', 'notice_desc', 'audience', 'publish_at', 'published_at', 'posted_by',
+        'school_id', 'id', 'notice_title', 'notice_type', 'is_urgent', 'is_important', 'notice_desc', 'attachments', 'audience', 'publish_at', 'published_at', 'posted_by',
         'created_by_type', 'created_by_id', 'notice_deleted', 'created_at', 'updated_at',
       ],
-      editProperties: ['school_id', 'notice_title', 'notice_type', 'is_urgent', 'is_important', 'publish_at', 'notice_desc', ...audiencePropertyNames],
+      editProperties: ['school_id', 'notice_title', 'notice_type', 'is_urgent', 'is_important', 'publish_at', 'notice_desc', 'attachment_ids', ...audiencePropertyNames],
       properties: {
         ...audienceProperties,
         ...audienceShown,
+        ...attachmentProperties,
         notice_title: { isTitle: true },
         notice_type: coded(noticeTypes, noticeTypeLabels),
         notice_desc: textarea,
@@ -44,11 +46,11 @@ export function noticesResource(ctx: AppContext): ResourceWithOptions {
     },
     services: {
       noun: 'Notice',
-      fields: { notice_title: 'text', notice_type: 'text', is_urgent: 'boolean', is_important: 'boolean', publish_at: 'text', notice_desc: 'nullableText', ...audienceFormFields },
-      create: withAudience(1, (c, p, input) => createNotice(c, p, input as never)),
-      update: withAudience(1, (c, p, i, changes) => updateNotice(c, p, i, changes as never)),
+      fields: { notice_title: 'text', notice_type: 'text', is_urgent: 'boolean', is_important: 'boolean', publish_at: 'text', notice_desc: 'nullableText', ...audienceFormFields, ...attachmentFormFields },
+      create: withAttachmentRefusals(withAudience(1, (c, p, input) => createNotice(c, p, input as never))),
+      update: withAttachmentRefusals(withAudience(1, (c, p, i, changes) => updateNotice(c, p, i, changes as never))),
       remove: (c, p, i) => deleteNotice(c, p, i),
     },
-    extraActions: reachActions(ctx, 'noticeboard'),
+    extraActions: { ...reachActions(ctx, 'noticeboard'), upload: uploadAction(ctx, roleAccess.school) },
   });
 }
