@@ -12,7 +12,8 @@ function AttachmentChip(props) {
   var link = h('a', { href: a.url, target: '_blank', rel: 'noopener', title: a.name, 'data-testid': 'attachment-link' },
     a.thumbnail_url
       ? h('img', { src: a.thumbnail_url, alt: a.name, 'data-testid': 'attachment-thumbnail', style: { display: 'block', maxWidth: 120, maxHeight: 120, borderRadius: 4, border: '1px solid #e5e7eb' } })
-      : h('span', { style: { display: 'inline-block', padding: '8px 12px', border: '1px solid #e5e7eb', borderRadius: 4 } }, '\u{1F4C4} ' + a.name));
+      : h('span', { style: { display: 'inline-block', padding: '8px 12px', border: '1px solid #e5e7eb', borderRadius: 4 } },
+        h('span', { style: { fontSize: 11, fontWeight: 'bold', color: '#fff', background: '#b91c1c', borderRadius: 3, padding: '1px 4px', marginRight: 6 } }, 'PDF'), a.name));
   return h(DS.Box, { mr: 'lg', mb: 'default', style: { display: 'inline-block', verticalAlign: 'top', maxWidth: 140 }, 'data-testid': 'attachment' },
     link,
     a.thumbnail_url ? h(DS.Text, { variant: 'sm', style: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } }, a.name) : null,
