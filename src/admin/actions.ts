@@ -213,7 +213,8 @@ export interface ActionField {
   label: string;
   hint?: string;
   required?: boolean;
-  type?: 'text' | 'textarea' | 'pick';
+  /** `files`: uploaded through the resource's upload action, sent as their ids in order, comma-separated. */
+  type?: 'text' | 'textarea' | 'pick' | 'files';
   inputMode?: 'numeric' | 'text';
   /** The record's param the field starts with (an Assign page starts with who is assigned now). */
   initial?: string;

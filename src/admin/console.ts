@@ -2,6 +2,7 @@ import { buildAssets, buildRoutes } from '@adminjs/express';
 import AdminJS, { ForbiddenError, NotFoundError, Router as AdminRouter, type AdminJSOptions } from 'adminjs';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import formidable from 'express-formidable';
+import { fileTooLarge, MAX_UPLOAD_BYTES } from '../services/attachments/uploads.js';
 import { IMPORT_MAX_BYTES } from '../services/imports/imports.js';
 import { importTemplates } from '../services/imports/templates.js';
 import session from 'express-session';
@@ -108,8 +109,17 @@ export async function buildConsole(ctx: AppContext): Promise<Router> {
       },
     }),
   );
-  // The Import action alone takes a file (up to the API's 20 MiB); every other form takes fields only.
+  // The Import action and the forms' file uploads take a file (each up to the API's 20 MiB); every other form takes fields only.
   router.use('/api/resources/:resourceId/actions/import', formidable({ maxFieldsSize: 1024 * 1024, maxFileSize: IMPORT_MAX_BYTES }));
+  router.use(
+    '/api/resources/:resourceId/actions/upload',
+    formidable({ maxFieldsSize: 1024 * 1024, maxFileSize: MAX_UPLOAD_BYTES }),
+    // A file over the limit stops formidable: the rest of the body is read and dropped, and the form hears why, as the apps would.
+    (_err: unknown, req: Request, res: Response, _next: NextFunction) => {
+      req.resume();
+      res.json({ notice: { type: 'error', message: fileTooLarge().message } });
+    },
+  );
   router.use(formidable({ maxFieldsSize: 1024 * 1024, maxFileSize: 0 }));
   router.use(async (req: Request, _res: Response, next: NextFunction) => {
     const signedIn = req.session.adminUser;

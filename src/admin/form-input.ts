@@ -1,7 +1,11 @@
 import { flat, type BaseRecord } from 'adminjs';
 
-/** How a form value becomes a service's input: forms send every value as text. */
-export type FieldKind = 'text' | 'nullableText' | 'number' | 'reference' | 'boolean' | 'date' | 'object' | 'list';
+/**
+ * How a form value becomes a service's input: forms send every value as text. `ids` is an ordered
+ * list of record ids standing on its own (an item's attachments), sent whenever its order or
+ * members changed, `[]` included.
+ */
+export type FieldKind = 'text' | 'nullableText' | 'number' | 'reference' | 'boolean' | 'date' | 'object' | 'list' | 'ids';
 
 export type Fields = Record<string, FieldKind>;
 
@@ -51,6 +55,12 @@ export function formInput(payload: Record<string, unknown> | undefined, fields: 
   for (const [name, kind] of Object.entries(fields)) {
     if (kind === 'list') {
       if (listChanged) out[name] = listValue(params, name) ?? listValue(record?.params ?? {}, name) ?? [];
+      continue;
+    }
+    if (kind === 'ids') {
+      const value = listValue(params, name);
+      if (value === undefined || (record && value.join() === (listValue(record.params, name) ?? []).join())) continue;
+      out[name] = value.map(Number);
       continue;
     }
     if (kind === 'object') {

@@ -70,7 +70,10 @@ export const resourceLabels: Record<string, ResourceWords> = {
   attendance: { label: 'Attendance', properties: { date: 'Date', marked_by_staff_id: 'Marked by' } },
   grades: { label: 'Grades', properties: { name: 'Grade', class_teacher_id: 'Class teacher', sort_order: 'Order' } },
   admin_users: { label: 'Admin users', properties: { role: 'Role', password: 'Password' } },
-  school_settings: { label: 'School settings', properties: { id: 'School ID', name: 'Name', timezone: 'Time zone', status: 'Status' } },
+  school_settings: {
+    label: 'School settings',
+    properties: { id: 'School ID', name: 'Name', timezone: 'Time zone', status: 'Status', storage_limit_mb: 'Storage limit (MiB)', storage_used_mb: 'Storage used (MiB)' },
+  },
   schools: {
     label: 'Schools',
     properties: { id: 'School ID', school_code: 'School ID', admin_name: "First admin's name", admin_email: "First admin's e-mail", admin_password: "First admin's password" },

@@ -32,6 +32,8 @@ const properties: Record<string, string> = {
   message: 'Message',
   grade: 'Grade',
   audience: 'For',
+  attachments: 'Files',
+  attachment_ids: 'Files',
   audience_grades: 'Grades',
   audience_groups: 'Groups',
   audience_students: 'Students',

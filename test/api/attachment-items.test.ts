@@ -143,11 +143,11 @@ describe('activities', () => {
     const requested = [mine!.id, foreign.id, parents.id, used!.id, deleted!.id, 999_999, mine!.id, otherStaffs.id, admins.id];
     const res = await send('post', '/teachers-app/activities', teacher.token, { school_id: a.schoolId, title: 'Refused', attachment_ids: requested });
     expectError(res, 400, 'BAD_REQUEST');
-    expect(res.body.error.details).toEqual([1, 2, 3, 4, 5, 6].map((index) => ({ field: `attachment_ids.${index}`, message: `upload ${requested[index]} cannot be attached here` })));
+    expect(res.body.error.details).toEqual([1, 2, 3, 4, 5, 6].map((index) => ({ field: `attachment_ids.${index}`, message: `cannot include upload ${requested[index]}` })));
     const tooMany = await staffUploads(11);
     const eleven = await send('post', '/teachers-app/activities', teacher.token, { school_id: a.schoolId, title: 'Eleven', attachment_ids: ids(tooMany) });
     expectError(eleven, 400, 'BAD_REQUEST');
-    expect(eleven.body.error.details).toEqual([{ field: 'attachment_ids.10', message: `upload ${tooMany[10]!.id} cannot be attached here` }]);
+    expect(eleven.body.error.details).toEqual([{ field: 'attachment_ids.10', message: `cannot include upload ${tooMany[10]!.id}` }]);
     expect(await state()).toEqual({ ...before, unattached: before.unattached + 11 });
 
     const bad = await send('post', '/teachers-app/activities', teacher.token, { school_id: a.schoolId, title: 'Types', attachment_ids: ['x', 0, -1] });

@@ -22,15 +22,14 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** The real server (src/server.ts through tsx) as a child process, as an operator would run it. */
+/** The real server (src/server.ts through tsx) as a child process, as an operator would run it; on a free port unless env names one. */
 export async function startServer(env: Record<string, string | undefined>, options: { startTimeoutMs?: number } = {}): Promise<ServerProcess> {
-  const port = await freePort();
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   let out = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     env: {
       ...process.env,
       NODE_OPTIONS: '',
-      PORT: String(port),
       HOST: '127.0.0.1',
       JWT_SECRET: TEST_JWT_SECRET,
       ADMIN_COOKIE_SECRET: TEST_JWT_SECRET,
@@ -40,6 +39,7 @@ export async function startServer(env: Record<string, string | undefined>, optio
       RATE_LIMIT_AUTH: '1000000',
       LOGIN_RATE_LIMIT_IP: '1000000',
       ...env,
+      PORT: String(port),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

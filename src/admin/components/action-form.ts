@@ -1,6 +1,6 @@
 /**
  * A record action on a page of its own (Reset PIN, Reply, Assign): what it does, its fields
- * (action.custom.fields: text, a text area, or a pick among the school's records), and its button.
+ * (action.custom.fields: text, a text area, a pick among the school's records, or files), and its button.
  * A one-time secret in the answer stays on the page until closed; otherwise the record's page opens
  * with the answer's notice; a refusal shows under its field.
  */
@@ -23,6 +23,7 @@ function useRecordsOf(pick) {
 function FormField(props) {
   var f = props.field, value = props.value, set = props.onChange;
   var records = useRecordsOf(f.type === 'pick' ? f.pick : null);
+  if (f.type === 'files') return h(FilesField, { resourceId: props.resourceId, schoolId: props.schoolId, onChange: set });
   if (f.type === 'textarea') return h(DS.TextArea, { id: 'field-' + f.name, name: f.name, rows: 6, value: value, onChange: function (e) { set(e.target.value); }, style: { width: '100%' } });
   if (f.type === 'pick') {
     var none = f.pick.none ? [{ value: '', label: f.pick.none }] : [];
@@ -32,6 +33,15 @@ function FormField(props) {
       onChange: function (o) { set(o ? o.value : ''); } });
   }
   return h(DS.Input, { id: 'field-' + f.name, name: f.name, inputMode: f.inputMode, autoComplete: 'off', value: value, onChange: function (e) { set(e.target.value); } });
+}
+
+/** A files field of a record action: the uploads kept on the page, their ids sent in order as one comma-separated value. */
+function FilesField(props) {
+  var list = React.useState([]);
+  return h(FileUploader, { resourceId: props.resourceId, schoolId: props.schoolId, value: list[0], onChange: function (next) {
+    list[1](next);
+    props.onChange(next.map(function (a) { return a.id; }).join(','));
+  } });
 }
 
 function ActionForm(props) {
@@ -68,7 +78,7 @@ function ActionForm(props) {
     fields.map(function (f) {
       return h(DS.FormGroup, { key: f.name, error: !!errors[f.name], mb: 'xl' },
         h(DS.Label, { htmlFor: 'field-' + f.name, required: !!f.required }, f.label),
-        h(FormField, { field: f, value: values[0][f.name] || '', onChange: function (v) { var next = Object.assign({}, values[0]); next[f.name] = v; values[1](next); } }),
+        h(FormField, { field: f, resourceId: props.resource.id, schoolId: props.record.params.school_id, value: values[0][f.name] || '', onChange: function (v) { var next = Object.assign({}, values[0]); next[f.name] = v; values[1](next); } }),
         errors[f.name] ? h(DS.FormMessage, null, errors[f.name].message) : f.hint ? h(DS.Text, { variant: 'sm', color: 'grey60', mt: 'sm' }, f.hint) : null);
     }),
     failed ? h(DS.MessageBox, { variant: 'danger', mb: 'lg', message: failed }) : null,

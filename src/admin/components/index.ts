@@ -1,3 +1,4 @@
+import { attachments } from './attachments.js';
 import { auditChanges } from './audit-changes.js';
 import { actionForm } from './action-form.js';
 import { card } from './card.js';
@@ -27,14 +28,14 @@ import { writeToThread } from './write-to-thread.js';
  */
 const sources = [
   card, codeLabel, valueList, linkedName, secretPanel, actionForm, newWithSecret, prefixSelect, namePicker, permissionLevels, auditChanges, quickSearchList, childrenList, writeToThread, groupMembers,
-  schoolDashboard, platformOnly, importRoster, itemReach, dataExport, eraseStudent, formResults,
+  schoolDashboard, platformOnly, importRoster, itemReach, dataExport, eraseStudent, formResults, attachments,
 ];
 const registered: Record<string, string> = {
   SchoolDashboard: 'SchoolDashboard', PlatformOnly: 'PlatformOnly', ImportRoster: 'ImportRoster', ItemReach: 'ItemReach', DataExport: 'DataExport',
   EraseStudent: 'EraseStudent', DefaultPropertyValue: 'DefaultPropertyValue', ValueList: 'ValueList', DefaultArrayListProperty: 'ValueList',
   LinkedName: 'LinkedName', ActionForm: 'ActionForm', NewWithSecret: 'NewWithSecret', PrefixSelect: 'PrefixSelect', NamePicker: 'NamePicker',
   PermissionLevels: 'PermissionLevels', PermissionLevelsEdit: 'PermissionLevelsEdit', EffectivePermissions: 'EffectivePermissions', AuditChanges: 'AuditChanges', QuickSearchList: 'QuickSearchList', ChildrenList: 'ChildrenList', WriteToThread: 'WriteToThread', GroupMemberList: 'GroupMemberList', AddMembers: 'AddMembers',
-  FormResults: 'FormResults',
+  FormResults: 'FormResults', AttachmentList: 'AttachmentList', AttachmentsEdit: 'AttachmentsEdit',
 };
 
 for (const fn of new Set(Object.values(registered))) {

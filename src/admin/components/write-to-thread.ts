@@ -1,4 +1,4 @@
-/** A write-to request's conversation on its page: the parent's request, then each reply, oldest first, with who wrote it and when. */
+/** A write-to request's conversation on its page: the parent's request, then each reply, oldest first, with who wrote it and when, and its files. */
 export const writeToThread = String.raw`
 function WriteToThread(props) {
   var property = props.property;
@@ -9,7 +9,8 @@ function WriteToThread(props) {
     return h(DS.Box, { key: i, p: 'lg', mb: 'default', 'data-testid': 'thread-entry',
       style: { border: '1px solid #e5e7eb', borderRadius: 6, background: fromSchool ? '#f3f6ff' : '#fff', marginLeft: fromSchool ? 32 : 0 } },
       h(DS.Text, { fontWeight: 'bold', mb: 'sm' }, e.author + ' (' + e.role.toLowerCase() + '), ' + new Date(e.at).toLocaleString()),
-      h(DS.Text, { style: { whiteSpace: 'pre-wrap' } }, e.message));
+      h(DS.Text, { style: { whiteSpace: 'pre-wrap' } }, e.message),
+      e.attachments && e.attachments.length ? h(DS.Box, { mt: 'default' }, h(AttachmentRow, { attachments: e.attachments })) : null);
   })));
 }
 `;

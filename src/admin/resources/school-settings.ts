@@ -1,33 +1,45 @@
 import type { ResourceWithOptions } from 'adminjs';
 import type { AppContext } from '../../context.js';
 import { School } from '../../models/index.js';
-import { schoolChangesInput, updateSchoolSettings } from '../../services/schools/settings.js';
+import { schoolChangesInput, storageUsedMb, updateSchoolSettings } from '../../services/schools/settings.js';
 import { parseInput } from '../../services/validation.js';
 import { roleAccess } from '../access.js';
+import type { Enricher } from '../scoped-resource.js';
 import { defineResource } from './define.js';
 import { schoolStatusLabels } from '../labels/codes.js';
 import { menu } from './menu.js';
 import { status } from './properties.js';
 
+/** What the school's attachments hold, in MiB as the API shows it (the byte count is the services' bookkeeping). */
+const storageUsed: Enricher = async (rows) => {
+  for (const row of rows) {
+    row.storage_used_mb = storageUsedMb(row.storage_used_bytes);
+    delete row.storage_used_bytes;
+  }
+};
+
 /** The admin's own school (section 20), over the same table as the operator's Schools. */
 export function schoolSettingsResource(ctx: AppContext): ResourceWithOptions {
   return defineResource(ctx, {
-    model: School, scope: { schoolColumn: 'id', resourceId: 'school_settings' }, access: roleAccess.schoolSettings,
+    model: School, scope: { schoolColumn: 'id', resourceId: 'school_settings', enrich: [storageUsed] }, access: roleAccess.schoolSettings,
     options: {
       navigation: menu.setup,
       listProperties: ['id', 'name', 'timezone', 'status'],
       filterProperties: ['id', 'name'],
-      showProperties: ['id', 'name', 'timezone', 'status', 'created_at', 'updated_at'],
-      editProperties: ['name', 'timezone'],
+      showProperties: ['id', 'name', 'timezone', 'status', 'storage_limit_mb', 'storage_used_mb', 'created_at', 'updated_at'],
+      editProperties: ['name', 'timezone', 'storage_limit_mb'],
       properties: {
         name: { isTitle: true },
+        storage_limit_mb: { type: 'number', description: 'What the school\'s photos and files may hold, in MiB. Set below what they hold, nothing is deleted and new uploads are refused.' },
+        storage_used_mb: { type: 'number', isVisible: { list: false, filter: false, show: true, edit: false } },
+        storage_used_bytes: { isVisible: false },
         status: status(['active', 'suspended'], schoolStatusLabels),
         timezone: { description: "An IANA time zone such as Asia/Kolkata: parents' quiet hours are its local hours" },
       },
     },
     services: {
       noun: 'School settings',
-      fields: { name: 'text', timezone: 'text' },
+      fields: { name: 'text', timezone: 'text', storage_limit_mb: 'number' },
       update: (_c, p, _id, changes) => updateSchoolSettings(p, parseInput(schoolChangesInput, changes)),
     },
   });

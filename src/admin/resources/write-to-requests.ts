@@ -9,6 +9,7 @@ import { principalFor } from '../auth.js';
 import { accountTypeLabels, writeToStatusLabels, writeToTypeLabels } from '../labels/codes.js';
 import { labelOf } from '../labels/words.js';
 import type { Enricher } from '../scoped-resource.js';
+import { uploadAction } from './attachment-fields.js';
 import { defineResource } from './define.js';
 import { menu } from './menu.js';
 import { coded, readOnly, ref, status, textarea } from './properties.js';
@@ -23,8 +24,11 @@ export function writeToRequestsResource(ctx: AppContext): ResourceWithOptions {
       const thread = await getStaffWriteTo(ctx, principalFor(admin, String(row.school_id)), Number(row.id));
       const parent = await Parent.findOne({ where: { id: thread.parent_id, school_id: thread.school_id }, attributes: ['father_name', 'mother_name'], raw: true });
       row.thread = [
-        { author: parent?.father_name ?? parent?.mother_name ?? 'The parent', role: 'Parent', at: thread.created_at, message: thread.message },
-        ...thread.replies.map((r) => ({ author: r.author_name ?? labelOf(accountTypeLabels, r.author_type), role: labelOf(accountTypeLabels, r.author_type), at: r.created_at, message: r.message })),
+        { author: parent?.father_name ?? parent?.mother_name ?? 'The parent', role: 'Parent', at: thread.created_at, message: thread.message, attachments: thread.attachments },
+        ...thread.replies.map((r) => ({
+          author: r.author_name ?? labelOf(accountTypeLabels, r.author_type), role: labelOf(accountTypeLabels, r.author_type), at: r.created_at, message: r.message,
+          attachments: r.attachments,
+        })),
       ];
     }
   };
@@ -52,13 +56,18 @@ export function writeToRequestsResource(ctx: AppContext): ResourceWithOptions {
     },
     services: { noun: 'Write-to request' },
     extraActions: {
+      upload: uploadAction(ctx, roleAccess.school),
       reply: formAction(roleAccess.school, {
         icon: 'MessageCircle', allowed: () => true, appliesTo: (r) => r.params.status !== 'archived',
         intro: 'Your reply goes to the parent at once, on their phone. The first reply from the school marks the request as in progress.',
         button: 'Send the reply',
-        fields: [{ name: 'message', label: 'Reply', type: 'textarea', required: true, hint: 'Up to 10,000 characters' }],
+        fields: [
+          { name: 'message', label: 'Reply', type: 'textarea', required: true, hint: 'Up to 10,000 characters' },
+          { name: 'attachment_ids', label: 'Files', type: 'files' },
+        ],
         perform: async (p, r, input) => {
-          await schoolReply(ctx, p, Number(r.id()), { message: input.message! });
+          const files = input.attachment_ids ? input.attachment_ids.split(',').map(Number) : undefined;
+          await schoolReply(ctx, p, Number(r.id()), { message: input.message!, ...(files ? { attachment_ids: files } : {}) });
           return { message: 'Reply sent to the parent' };
         },
       }),

@@ -45,7 +45,7 @@ function refused(ids: Array<{ index: number; id: number }>): AppError {
   return new AppError(
     'BAD_REQUEST',
     `These uploads cannot be attached here: ${ids.map((r) => r.id).join(', ')}`,
-    ids.map((r) => ({ field: `attachment_ids.${r.index}`, message: `upload ${r.id} cannot be attached here` })),
+    ids.map((r) => ({ field: `attachment_ids.${r.index}`, message: `cannot include upload ${r.id}` })),
   );
 }
 

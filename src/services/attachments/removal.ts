@@ -31,16 +31,17 @@ const stored = (r: Pick<Doomed, 'size' | 'thumbnail_size'>) => Number(r.size) + 
  * Deletes attachments in the caller's transaction: each becomes a tombstone (its URLs answer 404 once
  * the transaction commits), its bytes leave the school's usage (and, unattached, its parent's), and
  * `attachment.delete` is recorded. Each row changes by its own conditional update, so a concurrent
- * deletion (or attaching) of the same attachment is counted once. The files leave the store after the commit; a
- * removal that fails is retried by the maintenance job. Returns how many were deleted.
+ * deletion (or attaching) of the same attachment is counted once. The files leave the store after the commit
+ * (unless the caller removes them itself, as the maintenance job does); a removal that fails is
+ * retried by the job. Returns the ids deleted.
  */
 export async function deleteAttachments(
   ctx: AppContext,
   where: { schoolId: string; ids: number[] },
   transaction: Transaction,
-  options: { recordChanges?: boolean } = {},
-): Promise<number> {
-  if (where.ids.length === 0) return 0;
+  options: { recordChanges?: boolean; removeAfterCommit?: boolean } = {},
+): Promise<number[]> {
+  if (where.ids.length === 0) return [];
   const rows = await ctx.db.sequelize.query<Doomed & { name: string; content_type: string; entity_type: string | null }>(
     `SELECT id, school_id, uploader_type, uploader_id, entity_type, entity_id, name, content_type, size, thumbnail_size
        FROM attachments WHERE school_id = :school AND id IN (:ids) AND deleted_at IS NULL`,
@@ -69,8 +70,9 @@ export async function deleteAttachments(
     })),
     transaction,
   );
-  if (deleted.length) transaction.afterCommit(() => void removeStored(ctx, deleted.map((r) => Number(r.id))));
-  return deleted.length;
+  const ids = deleted.map((r) => Number(r.id));
+  if (ids.length && options.removeAfterCommit !== false) transaction.afterCommit(() => void removeStored(ctx, ids));
+  return ids;
 }
 
 /** The undeleted attachments of some items, by the items they are attached to. */
@@ -84,8 +86,8 @@ export async function attachmentIdsOfItems(ctx: AppContext, schoolId: string, en
 }
 
 /** An item deleted (soft delete included) takes its attachments with it, in its transaction. */
-export async function deleteAttachmentsOfItems(ctx: AppContext, schoolId: string, entityType: AttachmentEntityType, entityIds: number[], transaction: Transaction): Promise<number> {
-  return deleteAttachments(ctx, { schoolId, ids: await attachmentIdsOfItems(ctx, schoolId, entityType, entityIds, transaction) }, transaction);
+export async function deleteAttachmentsOfItems(ctx: AppContext, schoolId: string, entityType: AttachmentEntityType, entityIds: number[], transaction: Transaction): Promise<void> {
+  await deleteAttachments(ctx, { schoolId, ids: await attachmentIdsOfItems(ctx, schoolId, entityType, entityIds, transaction) }, transaction);
 }
 
 /**
@@ -120,6 +122,7 @@ export async function removeStored(ctx: AppContext, ids: number[]): Promise<numb
  */
 export async function expireAttachments(ctx: AppContext, now = new Date(), stopping: () => boolean = () => false): Promise<{ expired: number; removed: number }> {
   let expired = 0;
+  let removed = 0;
   const cutoff = sqlTime(ctx.db.dialect, new Date(now.getTime() - UNATTACHED_LIFETIME_MS));
   for (;;) {
     if (stopping()) break;
@@ -130,12 +133,16 @@ export async function expireAttachments(ctx: AppContext, now = new Date(), stopp
     if (due.length === 0) break;
     const bySchool = new Map<string, number[]>();
     for (const r of due) bySchool.set(r.school_id, [...(bySchool.get(r.school_id) ?? []), Number(r.id)]);
-    for (const [schoolId, ids] of bySchool) expired += await ctx.db.sequelize.transaction((transaction) => deleteAttachments(ctx, { schoolId, ids }, transaction));
+    for (const [schoolId, ids] of bySchool) {
+      const gone = await ctx.db.sequelize.transaction((transaction) => deleteAttachments(ctx, { schoolId, ids }, transaction, { removeAfterCommit: false }));
+      expired += gone.length;
+      removed += await removeStored(ctx, gone);
+    }
     if (due.length < 200) break;
   }
   const waiting = await ctx.db.select<{ id: number }>('SELECT id FROM attachments WHERE deleted_at IS NOT NULL AND deleted_at <= :before ORDER BY deleted_at LIMIT 1000', {
     before: sqlTime(ctx.db.dialect, new Date(now.getTime() - REMOVAL_RETRY_AFTER_MS)),
   });
-  const removed = stopping() ? 0 : await removeStored(ctx, waiting.map((r) => Number(r.id)));
+  if (!stopping()) removed += await removeStored(ctx, waiting.map((r) => Number(r.id)));
   return { expired, removed };
 }

@@ -79,7 +79,7 @@ export async function eraseStudent(ctx: AppContext, schoolId: string, studentId:
       ...(parentGoes ? [{ uploader_type: 'parent', uploader_id: parent!.id }] : []),
     ];
     const attachmentIds = attachmentOwners.length ? await ids(Attachment, { school_id: schoolId, deleted_at: null, [Op.or]: attachmentOwners }) : [];
-    const attachments = await deleteAttachments(ctx, { schoolId, ids: attachmentIds }, transaction, { recordChanges: false });
+    const attachments = (await deleteAttachments(ctx, { schoolId, ids: attachmentIds }, transaction, { recordChanges: false })).length;
     let sessionIds: number[] = [];
     if (parentGoes) {
       await Parent.update(

@@ -42,16 +42,17 @@ export interface SchoolSettingsView {
   status: 'active' | 'suspended';
   timezone: string;
   storage_limit_mb: number;
-  /** MiB to two decimals, rounded up, so that a school holding anything never reads 0. */
   storage_used_mb: number;
 }
 
 type Settings = Pick<School, 'id' | 'name' | 'status' | 'timezone' | 'storage_limit_mb' | 'storage_used_bytes'>;
 const SETTINGS: Array<keyof Settings> = ['id', 'name', 'status', 'timezone', 'storage_limit_mb', 'storage_used_bytes'];
 
+/** A school's stored bytes as MiB to two decimals, rounded up, so that a school holding anything never reads 0. */
+export const storageUsedMb = (bytes: unknown) => Math.ceil((Number(bytes) * 100) / 1_048_576) / 100;
+
 const view = (s: Settings): SchoolSettingsView => ({
-  id: s.id, name: s.name, status: s.status, timezone: s.timezone,
-  storage_limit_mb: Number(s.storage_limit_mb), storage_used_mb: Math.ceil((Number(s.storage_used_bytes) * 100) / 1_048_576) / 100,
+  id: s.id, name: s.name, status: s.status, timezone: s.timezone, storage_limit_mb: Number(s.storage_limit_mb), storage_used_mb: storageUsedMb(s.storage_used_bytes),
 });
 
 /** The caller's school as its admins see it (any admin role). */
