@@ -115,6 +115,18 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/** The embedded database's file name in DATA_DIR. */
+export const SQLITE_FILE = 'school-platform.sqlite';
+
+/**
+ * Where the configuration keeps the database, read without creating anything (loadConfig makes
+ * DATA_DIR and its secrets): a MySQL URL, or the absolute path of the SQLite file in DATA_DIR.
+ */
+export function databaseLocation(env: NodeJS.ProcessEnv = process.env): { databaseUrl: string } | { sqliteFile: string } {
+  if (env.DATABASE_URL) return { databaseUrl: env.DATABASE_URL };
+  return { sqliteFile: path.resolve(env.DATA_DIR || schema.shape.DATA_DIR.parse(undefined), SQLITE_FILE) };
+}
+
 /** Reads a secret from DATA_DIR, creating it (mode 0600) on first use so a restart keeps sessions. */
 function persistedSecret(dataDir: string, name: string): string {
   const file = path.join(dataDir, name);

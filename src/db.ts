@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { QueryTypes, Sequelize, TimeoutError, Transaction, type Options } from 'sequelize';
 import { SequelizeStorage, Umzug } from 'umzug';
-import type { Config } from './config.js';
+import { SQLITE_FILE, type Config } from './config.js';
 import { initModels } from './models/index.js';
 import { migrations } from '../migrations/index.js';
 import { preparedRunner, type PoolStats } from './prepared.js';
@@ -38,7 +38,7 @@ const define: Options['define'] = { underscored: true, timestamps: true, created
 
 /** The SQLite file in DATA_DIR unless a test or the caller names another. */
 export function sqlitePath(config: Pick<Config, 'dataDir' | 'sqliteStorage'>): string {
-  return config.sqliteStorage ?? path.join(config.dataDir, 'school-platform.sqlite');
+  return config.sqliteStorage ?? path.join(config.dataDir, SQLITE_FILE);
 }
 
 type DatabaseConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'sqliteStorage'> & Partial<Pick<Config, 'dbQueryTimeoutMs'>>;

@@ -96,7 +96,7 @@ export async function checkConsoleSession(ctx: AppContext, sessionId: number): P
 
 /** Logout ends the sessions row too, so the sign-in disappears from GET /web-app/sessions. */
 export async function endConsoleSession(ctx: AppContext, admin: ConsoleAdmin): Promise<void> {
-  await actingAs(consoleActor(admin), () => revokeSessionById(ctx, admin.schoolId, admin.sessionId)).catch((err: unknown) => {
+  await actingAs(consoleActor(admin), () => revokeSessionById(ctx, principalFor(admin), admin.sessionId)).catch((err: unknown) => {
     // Already ended (revoked elsewhere): logging out finishes the job.
     if (!(err instanceof AppError && err.code === 'NOT_FOUND')) throw err;
   });

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync } from 'node:fs';
 import { userInfo } from 'node:os';
+import path from 'node:path';
 import type { Command } from 'commander';
 import type { z } from 'zod';
 import type { AppContext } from '../context.js';
@@ -20,6 +22,16 @@ export class UsageError extends Error {}
 
 /** The operator declined a confirmation or interrupted a prompt: nothing was changed. */
 export class Cancelled extends Error {}
+
+/** No database where the configuration points: exit 1, naming where it looked and how to point elsewhere. */
+export class MissingDatabase extends Error {
+  constructor(file: string) {
+    super(
+      `No database at ${file}. Set DATA_DIR to the folder of the server's database (or DATABASE_URL for MySQL/MariaDB), ` +
+      'or run "school-platform db migrate" with this DATA_DIR first to create it there.',
+    );
+  }
+}
 
 /** What an action hands back: `data` for `--json`, `lines` for a person; `refused` prints them all the same but exits 1. */
 export interface Output {
@@ -110,12 +122,26 @@ export class Cli {
     }
   }
 
-  /** The same configuration and services as the server; logs go to stderr so that stdout stays the result. */
-  async context(options: { migrate?: boolean } = {}): Promise<AppContext> {
+  /** The SQLite file this run created (only `db migrate` may). */
+  createdDatabase?: string;
+
+  /**
+   * The same configuration and services as the server; logs go to stderr so that stdout stays the
+   * result. Without DATABASE_URL the SQLite file in DATA_DIR must exist already, or the command is
+   * refused having created nothing (no database, no DATA_DIR, no secret file): a school made in a
+   * database the server never reads is worse than no school. `createDatabase` (db migrate) makes it.
+   */
+  async context(options: { migrate?: boolean; createDatabase?: boolean } = {}): Promise<AppContext> {
     if (this.ctx) return this.ctx;
-    const [{ ConfigError, loadConfig }, { createContext }, { destination, pino }] = await Promise.all([
+    const [{ ConfigError, databaseLocation, loadConfig }, { createContext }, { destination, pino }] = await Promise.all([
       import('../config.js'), import('../bootstrap.js'), import('pino'),
     ]);
+    const location = databaseLocation();
+    if ('sqliteFile' in location && !existsSync(location.sqliteFile)) {
+      if (!options.createDatabase) throw new MissingDatabase(location.sqliteFile);
+      mkdirSync(path.dirname(location.sqliteFile), { recursive: true });
+      this.createdDatabase = location.sqliteFile;
+    }
     let config;
     try {
       config = loadConfig();

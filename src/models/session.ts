@@ -2,7 +2,10 @@ import { Model, type CreationOptional, type InferAttributes, type InferCreationA
 import { DataTypes } from 'sequelize';
 import { bool, date, pk, ref, schoolId, str } from './columns.js';
 
-export type UserType = 'parent' | 'staff' | 'admin';
+export const userTypes = ['parent', 'staff', 'admin'] as const;
+export type UserType = (typeof userTypes)[number];
+/** The accounts that sign in with a PIN; admin users have a password. */
+export const pinAccountTypes = ['parent', 'staff'] as const satisfies readonly UserType[];
 
 /** One login on one device. The raw session token lives only inside the JWT; the row keeps its SHA-256. */
 export class Session extends Model<InferAttributes<Session>, InferCreationAttributes<Session>> {

@@ -32,7 +32,7 @@ export function sessionsResource(ctx: AppContext): ResourceWithOptions {
         icon: 'LogOut', variant: 'danger', allowed: () => true, appliesTo: (r) => r.params.active === true || Number(r.params.active) === 1,
         guard: 'End this session? The device is signed out on its next request.',
         perform: async (p, r) => {
-          await revokeSessionById(ctx, r.params.school_id == null ? null : p.schoolId, Number(r.id()));
+          await revokeSessionById(ctx, p, Number(r.id()));
           return { message: 'Session ended' };
         },
       }),

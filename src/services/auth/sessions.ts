@@ -225,16 +225,42 @@ export async function endUserSessions(ctx: AppContext, schoolId: string | null, 
   }, schoolId, { type, user: userId });
 }
 
-/** An administrator (console or command line) ends any session of a school; platform-wide when schoolId is null. */
-export async function revokeSessionById(ctx: AppContext, schoolId: string | null, sessionId: number): Promise<void> {
-  const [row] = await ctx.db.select<{ school_id: string | null }>(`SELECT school_id FROM sessions WHERE id = :id ${schoolId === null ? '' : 'AND school_id = :school'}`, {
-    id: sessionId, school: schoolId,
-  });
-  const n = row
-    ? await endWith(ctx, `${endSql} WHERE id = :id ${schoolId === null ? '' : 'AND school_id = :school'} AND active = :active`, {
-      inactive: false, active: true, now: new Date(), id: sessionId, school: schoolId,
-    }, row.school_id, { session: sessionId })
-    : 0;
+/** The account a session signs in. */
+export interface SessionAccount {
+  user_type: UserType;
+  user_id: number;
+}
+
+/**
+ * Who may end another account's session (sections 5 and 27), or why not: anyone their own; the
+ * operator any; a super_admin any of its school; an admin or it_contact those of parents and of
+ * staff, never another admin user's; a parent or staff member none but their own. The session's
+ * school is the caller's: revokeSessionById finds it there.
+ */
+export function sessionEndingRefusal(principal: Principal, account: SessionAccount): string | null {
+  if (account.user_type === principal.type && Number(account.user_id) === principal.userId) return null;
+  if (principal.type !== 'admin') return 'You can end only your own sessions';
+  if (principal.role === 'platform_admin' || principal.role === 'super_admin') return null;
+  return account.user_type === 'admin' ? "Only a super admin can end another admin's session" : null;
+}
+
+export const mayEndSession = (principal: Principal, account: SessionAccount) => sessionEndingRefusal(principal, account) === null;
+
+/**
+ * Ends one session of the caller's school that the caller may end (sessionEndingRefusal: 403 with
+ * the reason otherwise, the session left active); the operator's own sessions belong to no school,
+ * so an operator without a school finds a session of any. Unknown, another school's or already
+ * ended: 404.
+ */
+export async function revokeSessionById(ctx: AppContext, principal: Principal, sessionId: number): Promise<void> {
+  const anySchool = principal.type === 'admin' && principal.role === 'platform_admin' && !principal.schoolId;
+  const where = `id = :id${anySchool ? '' : ' AND school_id = :school'} AND active = :active`;
+  const replacements = { inactive: false, active: true, now: new Date(), id: sessionId, school: principal.schoolId };
+  const [row] = await ctx.db.select<SessionAccount & { school_id: string | null }>(`SELECT school_id, user_type, user_id FROM sessions WHERE ${where}`, replacements);
+  if (!row) throw notFound('Session');
+  const refusal = sessionEndingRefusal(principal, row);
+  if (refusal) throw forbidden(refusal);
+  const n = await endWith(ctx, `${endSql} WHERE ${where}`, replacements, row.school_id, { session: sessionId });
   if (n === 0) throw notFound('Session');
 }
 

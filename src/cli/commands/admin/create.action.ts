@@ -1,11 +1,18 @@
 import { z } from 'zod';
 import { email, name, password, schoolIdField } from '../../../services/schemas.js';
 import { iso } from '../../../db.js';
-import { adminRoles } from '../../../models/admin-user.js';
+import { adminRoles, type AdminRole } from '../../../models/admin-user.js';
 import { createAdminUser } from '../../../services/admins/admin-users.js';
 import { assertSchool } from '../../lookups.js';
 import { UsageError, type Action } from '../../runtime.js';
-import type { AdminCreateFlags } from './create.js';
+
+export interface AdminCreateFlags {
+  email?: string;
+  name?: string;
+  password?: string;
+  role?: AdminRole;
+  school?: string;
+}
 
 /** Admin users of a school, and the operator's platform_admin, which belongs to no school and works only in the console. */
 export const action: Action<AdminCreateFlags> = async (cli, flags) => {

@@ -1,14 +1,7 @@
 import { Option, type Command } from 'commander';
-import { adminRoles, type AdminRole } from '../../../models/admin-user.js';
+import { adminRoles } from '../../../models/admin-user.js';
 import type { CommandModule } from '../../runtime.js';
-
-export interface AdminCreateFlags {
-  email?: string;
-  name?: string;
-  password?: string;
-  role?: AdminRole;
-  school?: string;
-}
+import type { AdminCreateFlags } from './create.action.js';
 
 export const adminCreate: CommandModule<AdminCreateFlags> = {
   declaration: (group: Command) =>

@@ -5,7 +5,14 @@ import { schoolIdField } from '../../../services/schemas.js';
 import { auditFilters, exportAuditEvents, exportFormats } from '../../../services/audit/audit-log.js';
 import { type Action } from '../../runtime.js';
 import { assertSchool } from '../../lookups.js';
-import type { AuditExportFlags } from './export.js';
+
+export interface AuditExportFlags {
+  school?: string;
+  from?: string;
+  to?: string;
+  format?: string;
+  out?: string;
+}
 
 /** Streams the events to the file or to stdout; the count goes to stderr when stdout is the export. */
 export const auditExportAction: Action<AuditExportFlags> = async (cli, flags) => {

@@ -1,13 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandModule } from '../../runtime.js';
-
-export interface AuditExportFlags {
-  school?: string;
-  from?: string;
-  to?: string;
-  format?: string;
-  out?: string;
-}
+import type { AuditExportFlags } from './export.action.js';
 
 /** `audit export`: the events of a range, streamed as JSON lines or CSV. */
 export const auditExport: CommandModule<AuditExportFlags> = {

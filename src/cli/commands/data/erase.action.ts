@@ -1,7 +1,12 @@
 import { id, schoolIdField } from '../../../services/schemas.js';
 import { eraseInput, eraseStudent } from '../../../services/privacy/erasure.js';
 import type { Action } from '../../runtime.js';
-import type { DataEraseFlags } from './erase.js';
+
+export interface DataEraseFlags {
+  school?: string;
+  studentId?: string;
+  confirm?: string;
+}
 
 /** The roll number is the confirmation: asked on a terminal when --confirm is not given, and checked by the service. */
 export const dataEraseAction: Action<DataEraseFlags> = async (cli, flags) => {

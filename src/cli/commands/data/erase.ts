@@ -1,11 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandModule } from '../../runtime.js';
-
-export interface DataEraseFlags {
-  school?: string;
-  studentId?: string;
-  confirm?: string;
-}
+import type { DataEraseFlags } from './erase.action.js';
 
 /** `data erase`: an archived student's personal data (and their parent's, when no other child links them). */
 export const dataErase: CommandModule<DataEraseFlags> = {

@@ -3,7 +3,12 @@ import { id, schoolIdField } from '../../../services/schemas.js';
 import { operatorPrincipal } from '../../../services/access/guards.js';
 import { exportStudent } from '../../../services/privacy/export.js';
 import type { Action } from '../../runtime.js';
-import type { DataExportFlags } from './export.js';
+
+export interface DataExportFlags {
+  school?: string;
+  studentId?: string;
+  out?: string;
+}
 
 /** The document goes to the file, or to stdout as the result itself. */
 export const dataExportAction: Action<DataExportFlags> = async (cli, flags) => {

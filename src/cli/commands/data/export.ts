@@ -1,11 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandModule } from '../../runtime.js';
-
-export interface DataExportFlags {
-  school?: string;
-  studentId?: string;
-  out?: string;
-}
+import type { DataExportFlags } from './export.action.js';
 
 /** `data export`: every record about a student and their parent, as one JSON document. */
 export const dataExport: CommandModule<DataExportFlags> = {

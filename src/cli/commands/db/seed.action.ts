@@ -3,7 +3,11 @@ import { seedSchoolBase } from '../../../../seeders/base.js';
 import { seedDemo } from '../../../../seeders/demo.js';
 import { assertSchool } from '../../lookups.js';
 import type { Action } from '../../runtime.js';
-import type { DbSeedFlags } from './seed.js';
+
+export interface DbSeedFlags {
+  school?: string;
+  demo?: boolean;
+}
 
 /** The seeders of an existing school; each leaves rows that exist as they are, so running it again is harmless. */
 export const action: Action<DbSeedFlags> = async (cli, flags) => {

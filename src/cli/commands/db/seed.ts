@@ -1,10 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandModule } from '../../runtime.js';
-
-export interface DbSeedFlags {
-  school?: string;
-  demo?: boolean;
-}
+import type { DbSeedFlags } from './seed.action.js';
 
 export const dbSeed: CommandModule<DbSeedFlags> = {
   declaration: (group: Command) =>

@@ -5,7 +5,13 @@ import { formResults, formResultsCsv } from '../../../services/forms/results.js'
 import { id, schoolIdField } from '../../../services/schemas.js';
 import type { Action } from '../../runtime.js';
 import { assertSchool } from '../../lookups.js';
-import type { FormResultsFlags } from './results.js';
+
+export interface FormResultsFlags {
+  school?: string;
+  form?: string;
+  format?: string;
+  out?: string;
+}
 
 /** The results go to the file, or to stdout as the result itself. */
 export const formResultsAction: Action<FormResultsFlags> = async (cli, flags) => {

@@ -1,12 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandModule } from '../../runtime.js';
-
-export interface FormResultsFlags {
-  school?: string;
-  form?: string;
-  format?: string;
-  out?: string;
-}
+import type { FormResultsFlags } from './results.action.js';
 
 /** `form results`: what GET /web-app/forms/:id/results (and results.csv) answers, to stdout or a file. */
 export const formResults: CommandModule<FormResultsFlags> = {

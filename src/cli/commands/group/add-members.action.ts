@@ -3,7 +3,12 @@ import { schoolIdField } from '../../../services/schemas.js';
 import { operatorPrincipal } from '../../../services/access/guards.js';
 import { addMembersByRollNo } from '../../../services/groups/groups.js';
 import type { Action } from '../../runtime.js';
-import type { GroupAddMembersFlags } from './add-members.js';
+
+export interface GroupAddMembersFlags {
+  school?: string;
+  group?: string;
+  rollNos?: string;
+}
 
 export const action: Action<GroupAddMembersFlags> = async (cli, flags) => {
   const schoolId = await cli.need(flags.school, { flag: '--school', message: 'School id', schema: schoolIdField() });

@@ -1,11 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandModule } from '../../runtime.js';
-
-export interface GroupAddMembersFlags {
-  school?: string;
-  group?: string;
-  rollNos?: string;
-}
+import type { GroupAddMembersFlags } from './add-members.action.js';
 
 export const groupAddMembers: CommandModule<GroupAddMembersFlags> = {
   declaration: (group: Command) =>

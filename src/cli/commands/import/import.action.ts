@@ -5,7 +5,13 @@ import { schoolIdField } from '../../../services/schemas.js';
 import { operatorPrincipal } from '../../../services/access/guards.js';
 import { runImport, type ImportKind, type ImportSource } from '../../../services/imports/imports.js';
 import { table, UsageError, type Action } from '../../runtime.js';
-import type { ImportFlags } from './import.js';
+
+export interface ImportFlags {
+  school?: string;
+  file?: string;
+  dryRun?: boolean;
+  partial?: boolean;
+}
 
 async function sourceOf(kind: ImportKind, file: string): Promise<ImportSource> {
   const info = await stat(file).catch(() => null);

@@ -1,13 +1,7 @@
 import type { Command } from 'commander';
 import type { ImportKind } from '../../../services/imports/imports.js';
 import type { CommandModule } from '../../runtime.js';
-
-export interface ImportFlags {
-  school?: string;
-  file?: string;
-  dryRun?: boolean;
-  partial?: boolean;
-}
+import type { ImportFlags } from './import.action.js';
 
 const what: Record<ImportKind, string> = {
   students: "the school's students CSV (roll_no, student_full_name, grade, guardians, addresses, groups)",

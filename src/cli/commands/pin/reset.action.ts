@@ -2,13 +2,20 @@ import { z } from 'zod';
 import { phone, pin, schoolIdField } from '../../../services/schemas.js';
 import { notFound } from '../../../errors.js';
 import { Staff } from '../../../models/index.js';
+import { pinAccountTypes } from '../../../models/session.js';
 import { operatorPrincipal } from '../../../services/access/guards.js';
 import { findParentByPhone, setParentPin } from '../../../services/parents/parents.js';
 import { resetStaffPin } from '../../../services/staff/staff.js';
 import { assertSchool } from '../../lookups.js';
 import { generatePin } from '../../../services/auth/passwords.js';
 import type { Action } from '../../runtime.js';
-import { pinAccountTypes, type PinResetFlags } from './reset.js';
+
+export interface PinResetFlags {
+  school?: string;
+  type?: (typeof pinAccountTypes)[number];
+  phone?: string;
+  pin?: string;
+}
 
 /** Sets a parent's or staff member's PIN; the services end every session of that account. */
 export const action: Action<PinResetFlags> = async (cli, flags) => {

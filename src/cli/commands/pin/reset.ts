@@ -1,14 +1,7 @@
 import { Option, type Command } from 'commander';
+import { pinAccountTypes } from '../../../models/session.js';
 import type { CommandModule } from '../../runtime.js';
-
-export const pinAccountTypes = ['parent', 'staff'] as const;
-
-export interface PinResetFlags {
-  school?: string;
-  type?: (typeof pinAccountTypes)[number];
-  phone?: string;
-  pin?: string;
-}
+import type { PinResetFlags } from './reset.action.js';
 
 export const pinReset: CommandModule<PinResetFlags> = {
   declaration: (group: Command) =>

@@ -5,7 +5,15 @@ import { operatorPrincipal } from '../../../services/access/guards.js';
 import { sendTestPush, type TestPushInput } from '../../../services/diagnostics/diagnostics.js';
 import { assertSchool } from '../../lookups.js';
 import { UsageError, type Action } from '../../runtime.js';
-import type { PushTestFlags } from './test.js';
+
+export interface PushTestFlags {
+  school?: string;
+  token?: string;
+  parentId?: string;
+  staffId?: string;
+  title?: string;
+  body?: string;
+}
 
 const targets = ['token', 'parent', 'staff'] as const;
 const targetFlags = '--token, --parent-id or --staff-id';

@@ -1,14 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandModule } from '../../runtime.js';
-
-export interface PushTestFlags {
-  school?: string;
-  token?: string;
-  parentId?: string;
-  staffId?: string;
-  title?: string;
-  body?: string;
-}
+import type { PushTestFlags } from './test.action.js';
 
 export const pushTest: CommandModule<PushTestFlags> = {
   declaration: (group: Command) =>

@@ -2,7 +2,12 @@ import { id, schoolIdField } from '../../../services/schemas.js';
 import { operatorPrincipal } from '../../../services/access/guards.js';
 import { reminderMessage, remindUnread } from '../../../services/audiences/reach.js';
 import { UsageError, type Action } from '../../runtime.js';
-import type { RemindFlags } from './remind.js';
+
+export interface RemindFlags {
+  school?: string;
+  activity?: string;
+  notice?: string;
+}
 
 export const action: Action<RemindFlags> = async (cli, flags) => {
   const schoolId = await cli.need(flags.school, { flag: '--school', message: 'School id', schema: schoolIdField() });

@@ -1,11 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandModule } from '../../runtime.js';
-
-export interface RemindFlags {
-  school?: string;
-  activity?: string;
-  notice?: string;
-}
+import type { RemindFlags } from './remind.action.js';
 
 export const remindCommand: CommandModule<RemindFlags> = {
   declaration: (program: Command) =>

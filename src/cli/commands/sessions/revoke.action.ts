@@ -2,11 +2,17 @@ import { z } from 'zod';
 import { id, schoolIdField } from '../../../services/schemas.js';
 import { notFound } from '../../../errors.js';
 import { AdminUser, Parent, Staff } from '../../../models/index.js';
-import type { UserType } from '../../../models/session.js';
+import { userTypes, type UserType } from '../../../models/session.js';
 import { endSchoolSessions, endUserSessions } from '../../../services/auth/sessions.js';
 import { assertSchool } from '../../lookups.js';
 import type { Action } from '../../runtime.js';
-import { sessionUserTypes, type SessionsRevokeFlags } from './revoke.js';
+
+export interface SessionsRevokeFlags {
+  school?: string;
+  type?: UserType;
+  userId?: string;
+  all?: boolean;
+}
 
 /** The account must be of that school: another school's id answers as not found, as everywhere else. */
 async function assertAccount(schoolId: string, type: UserType, userId: number): Promise<void> {
@@ -27,7 +33,7 @@ export const action: Action<SessionsRevokeFlags> = async (cli, flags) => {
     const ended = await endSchoolSessions(ctx, schoolId);
     return { data: { school_id: schoolId, ended }, lines: [`Ended ${ended} session(s) of ${schoolId}.`] };
   }
-  const type = await cli.need(flags.type, { flag: '--type (or --all)', message: 'Account type', schema: z.enum(sessionUserTypes), choices: sessionUserTypes });
+  const type = await cli.need(flags.type, { flag: '--type (or --all)', message: 'Account type', schema: z.enum(userTypes), choices: userTypes });
   const userId = await cli.need(flags.userId, { flag: '--user-id (or --all)', message: 'Account id', schema: id() });
   const ctx = await cli.context();
   await assertSchool(schoolId);

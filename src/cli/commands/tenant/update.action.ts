@@ -3,7 +3,13 @@ import { schoolIdField } from '../../../services/schemas.js';
 import { operatorPrincipal } from '../../../services/access/guards.js';
 import { schoolChangesInput, updateSchoolSettings } from '../../../services/schools/settings.js';
 import { UsageError, type Action } from '../../runtime.js';
-import type { TenantUpdateFlags } from './update.js';
+
+export interface TenantUpdateFlags {
+  id?: string;
+  name?: string;
+  timezone?: string;
+  storageLimitMb?: string;
+}
 
 export const action: Action<TenantUpdateFlags> = async (cli, flags) => {
   const schoolId = await cli.need(flags.id, { flag: '--id', message: 'School id to update', schema: schoolIdField() });

@@ -1,12 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandModule } from '../../runtime.js';
-
-export interface TenantUpdateFlags {
-  id?: string;
-  name?: string;
-  timezone?: string;
-  storageLimitMb?: string;
-}
+import type { TenantUpdateFlags } from './update.action.js';
 
 export const tenantUpdate: CommandModule<TenantUpdateFlags> = {
   declaration: (group: Command) =>

@@ -4,7 +4,12 @@ import { operatorPrincipal } from '../../../services/access/guards.js';
 import { createWebhook, newWebhookInput, webhookEventChoices } from '../../../services/webhooks/webhooks.js';
 import { assertSchool } from '../../lookups.js';
 import type { Action } from '../../runtime.js';
-import type { WebhookAddFlags } from './add.js';
+
+export interface WebhookAddFlags {
+  school?: string;
+  url?: string;
+  events?: string;
+}
 
 const eventList = z
   .string()

@@ -1,11 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandModule } from '../../runtime.js';
-
-export interface WebhookAddFlags {
-  school?: string;
-  url?: string;
-  events?: string;
-}
+import type { WebhookAddFlags } from './add.action.js';
 
 export const webhookAdd: CommandModule<WebhookAddFlags> = {
   declaration: (group: Command) =>

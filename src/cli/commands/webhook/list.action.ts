@@ -3,7 +3,10 @@ import { operatorPrincipal } from '../../../services/access/guards.js';
 import { listWebhooks } from '../../../services/webhooks/webhooks.js';
 import { assertSchool } from '../../lookups.js';
 import { table, type Action } from '../../runtime.js';
-import type { WebhookListFlags } from './list.js';
+
+export interface WebhookListFlags {
+  school?: string;
+}
 
 export const action: Action<WebhookListFlags> = async (cli, flags) => {
   const schoolId = await cli.need(flags.school, { flag: '--school', message: 'School id', schema: schoolIdField() });

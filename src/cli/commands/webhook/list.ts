@@ -1,9 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandModule } from '../../runtime.js';
-
-export interface WebhookListFlags {
-  school?: string;
-}
+import type { WebhookListFlags } from './list.action.js';
 
 export const webhookList: CommandModule<WebhookListFlags> = {
   declaration: (group: Command) =>

@@ -3,7 +3,11 @@ import { operatorPrincipal } from '../../../services/access/guards.js';
 import { deleteWebhook } from '../../../services/webhooks/webhooks.js';
 import { assertSchool } from '../../lookups.js';
 import type { Action } from '../../runtime.js';
-import type { WebhookRemoveFlags } from './remove.js';
+
+export interface WebhookRemoveFlags {
+  school?: string;
+  id?: string;
+}
 
 export const action: Action<WebhookRemoveFlags> = async (cli, flags) => {
   const schoolId = await cli.need(flags.school, { flag: '--school', message: 'School id', schema: schoolIdField() });

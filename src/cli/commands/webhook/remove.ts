@@ -1,10 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandModule } from '../../runtime.js';
-
-export interface WebhookRemoveFlags {
-  school?: string;
-  id?: string;
-}
+import type { WebhookRemoveFlags } from './remove.action.js';
 
 export const webhookRemove: CommandModule<WebhookRemoveFlags> = {
   declaration: (group: Command) =>
