@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { itemReach, markRead, reachQuery, readInput, remindUnread } from '../../services/audiences/reach.js';
+import { itemReach, markRead, nothingQueuedReasons, reachQuery, readInput, reminderMessage, remindUnread } from '../../services/audiences/reach.js';
 import type { Routers } from '../routers.js';
 import { idParam, timestamp } from '../../services/schemas.js';
 
@@ -20,7 +20,13 @@ const reachExample = {
   pagination: { total: 2, page: 1, limit: 20, pages: 1 },
 };
 const reachText = 'The counts cover every family; `unread_families` is a page of those that have not read it (`page`, `limit`, default 20).';
-const remindText = 'One push to each device of every family that has not read it (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written.';
+const remindText = 'One push to each device of every family that has not read it (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). ' +
+  'Answers the number of notification records written. A reminder that would write none (every family has read it, or none of the others can be reached) answers `{queued: 0}` ' +
+  'with the `reason`, writes nothing and does not start the hour.';
+const reminderView = z.object({
+  queued: z.number().describe('The notification records written, of every channel'),
+  reason: z.enum(nothingQueuedReasons).optional().describe('Why nothing was queued: every family has read it, or none of the others can be reached'),
+});
 
 /** Read receipts (parents), and reach and reminders (the author, managers, school admins). */
 export function registerReachRoutes(r: Routers): void {
@@ -44,9 +50,12 @@ export function registerReachRoutes(r: Routers): void {
     router.route(
       {
         method: 'post', path: '/activities/:id/remind', params: idParam, summary: `Remind the families that have not read an activity (${who})`,
-        description: remindText, response: z.object({ queued: z.number() }), errors: [404, 409], responseExample: { message: 'Reminder queued', data: { queued: 3 } },
+        description: remindText, response: reminderView, errors: [404, 409], responseExample: { message: 'Reminder queued: 3 notification record(s) written', data: { queued: 3 } },
       },
-      async ({ ctx, principal, params }) => ({ message: 'Reminder queued', data: await remindUnread(ctx, principal, 'activity', params.id) }),
+      async ({ ctx, principal, params }) => {
+        const result = await remindUnread(ctx, principal, 'activity', params.id);
+        return { message: reminderMessage(result), data: result };
+      },
     );
   }
   r.web.route(
@@ -59,8 +68,11 @@ export function registerReachRoutes(r: Routers): void {
   r.web.route(
     {
       method: 'post', path: '/noticeboard/:id/remind', params: idParam, summary: 'Remind the families that have not read a notice (super_admin, admin)',
-      description: remindText, response: z.object({ queued: z.number() }), errors: [404, 409], responseExample: { message: 'Reminder queued', data: { queued: 3 } },
+      description: remindText, response: reminderView, errors: [404, 409], responseExample: { message: 'Reminder queued: 3 notification record(s) written', data: { queued: 3 } },
     },
-    async ({ ctx, principal, params }) => ({ message: 'Reminder queued', data: await remindUnread(ctx, principal, 'noticeboard', params.id) }),
+    async ({ ctx, principal, params }) => {
+      const result = await remindUnread(ctx, principal, 'noticeboard', params.id);
+      return { message: reminderMessage(result), data: result };
+    },
   );
 }
