@@ -47,9 +47,6 @@ export function importAction(ctx: AppContext, kinds: ImportKind[]): Partial<Acti
   };
 }
 
-/** The groups a report names: in a dry run the ones applying would create, applied the ones it created. */
-const newGroupsOf = (report: ImportReport): string[] => (report as ImportReport & { new_groups?: string[] }).new_groups ?? [];
-
 /**
  * A report in the words of what happened: a dry run "3 to create, 1 to update", an import "3
  * created, 1 updated"; the new guardians and groups by count and the groups by name.
@@ -61,9 +58,11 @@ export function reportInWords(report: ImportReport): { heading: string; counts: 
     `${report.updated} ${future ? 'to update' : 'updated'}`,
     `${report.unchanged} unchanged`,
     ...(report.guardians_created ? [`${report.guardians_created} new guardian${report.guardians_created === 1 ? '' : 's'}`] : []),
+    ...(report.groups_created ? [`${report.groups_created} new group${report.groups_created === 1 ? '' : 's'}`] : []),
     ...(report.errors.length ? [`${report.errors.length} row${report.errors.length === 1 ? '' : 's'} with errors`] : []),
   ].join(', ');
-  const groups = newGroupsOf(report);
+  // In a dry run, the groups applying would create; applied, the ones it created.
+  const groups = report.new_groups;
   const heading = future ? `Checked ${report.rows} row${report.rows === 1 ? '' : 's'}; nothing is written until you import` : report.applied ? 'Imported' : 'Nothing was imported';
   return {
     heading,
