@@ -37,6 +37,7 @@ export function officeWords(message: string, allowed: (codes: string[]) => strin
     [/^Too big: expected (?:number|int) to be <=?(\d+)/, (m) => `must be at most ${m[1]}`],
     [/^Too small: expected array to have >=1 items?/, () => 'needs at least one'],
     [/^Too big: expected array to have <=(\d+) items?/, (m) => `takes at most ${m[1]}`],
+    [/^must be one of ([\w.]+(?:, [\w.]+)+)$/, (m) => `must be one of ${either(allowed(m[1]!.split(', ')))}`],
     [/^Invalid option: expected one of (.+)$/, (m) => `must be one of ${either(allowed([...m[1]!.matchAll(/"([^"]*)"/g)].map((v) => v[1]!)))}`],
     [/^Invalid email address/, () => 'is not a valid e-mail address'],
     [/^Invalid (ISO )?date/, () => 'is not a valid date (year-month-day)'],

@@ -17,6 +17,7 @@ export async function signInConsole(t: TestApp, email: string, password = ADMIN_
 export function consoleApi(agent: Agent) {
   const base = '/admin/api/resources';
   return {
+    agent,
     list: (resource: string, query: Record<string, string | number> = {}) => agent.get(`${base}/${resource}/actions/list`).query(query),
     search: (resource: string, text = '', query: Record<string, string> = {}) =>
       agent.get(`${base}/${resource}/actions/search${text ? `/${encodeURIComponent(text)}` : ''}`).query(query),

@@ -31,14 +31,16 @@ describe('the console Import action', () => {
     ['CON-2', 'Kiran Rao', null, '6', null, null, '9876522221', null, null, null, null, null, null, null],
   ]);
 
-  it('shows the dry run report of an uploaded students file, then applies it', async () => {
+  it('shows the dry run report of an uploaded students file in words of what would happen, then applies it in words of what happened', async () => {
     const dry = await upload(agent, 'students', file, { kind: 'students', dry_run: 'true' });
     expect(dry.status).toBe(200);
     expect(dry.body.report).toMatchObject({ dry_run: true, created: 2, guardians_created: 1, errors: [] });
     expect(dry.body.notice).toMatchObject({ type: 'success' });
+    expect(dry.body.words).toMatchObject({ heading: 'Checked 2 rows; nothing is written until you import', counts: '2 to create, 0 to update, 0 unchanged, 1 new guardian' });
     expect(await Student.count({ where: { school_id: a.schoolId } })).toBe(0);
     const applied = await upload(agent, 'students', file, { kind: 'students', dry_run: 'false' });
     expect(applied.body.report).toMatchObject({ applied: true, created: 2 });
+    expect(applied.body.words).toMatchObject({ heading: 'Imported', counts: '2 created, 0 updated, 0 unchanged, 1 new guardian' });
     expect(await Student.count({ where: { school_id: a.schoolId } })).toBe(2);
   });
 

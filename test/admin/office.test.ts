@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
-import { AuditEvent, Group, GroupMember, Parent, Student, WriteToReply, WriteToRequest } from '../../src/models/index.js';
+import { AuditEvent, Group, GroupMember, Notice, Notification, Parent, Student, WriteToReply, WriteToRequest } from '../../src/models/index.js';
 import { consoleLocale, hasLabel } from '../../src/admin/locale.js';
 import { consoleResources } from '../../src/admin/resources/index.js';
 import type { ScopedResource } from '../../src/admin/scoped-resource.js';
@@ -242,6 +242,19 @@ describe('what lists and pages show', () => {
   });
 });
 
+describe('Remind on a notice that reaches nobody', () => {
+  it('says so in words and writes nothing: no record, no audit event, and the hour not started', async () => {
+    const quiet = await school(t);
+    const admin = consoleApi(await signInConsole(t, quiet.adminEmail));
+    const notice = await Notice.create({ school_id: quiet.schoolId, notice_title: 'Sports day', notice_type: 'event', published_at: new Date() });
+    const res = await admin.act('notices', notice.id, 'remind');
+    expect(noticeOf(res)).toEqual({ type: 'info', message: 'Every family has read it: no reminder sent' });
+    expect((await Notice.findByPk(notice.id))!.reminded_at).toBeNull();
+    expect(await Notification.count({ where: { school_id: quiet.schoolId } })).toBe(0);
+    expect(await AuditEvent.count({ where: { school_id: quiet.schoolId, action: 'noticeboard.remind' } })).toBe(0);
+  });
+});
+
 describe("the console's words", () => {
   it('labels every field a list, a page, a form or a filter shows, in words of its own', async () => {
     const unlabelled: string[] = [];
@@ -264,6 +277,9 @@ describe("the console's words", () => {
   it("offers the Role field's roles in the office's order and words, never the operator's", async () => {
     const role = consoleResources(t.ctx).find(({ resource }) => (resource as ScopedResource).id() === 'admin_users')!.options.properties!.role!;
     expect(role.availableValues).toEqual([{ value: 'admin', label: 'Admin' }, { value: 'super_admin', label: 'Super admin' }, { value: 'it_contact', label: 'IT contact' }]);
+    const offered = await sa.agent.get('/admin/api/resources/admin_users/actions/roleChoices');
+    expect(offered.body.choices).toEqual([{ value: 'admin', label: 'Admin' }, { value: 'super_admin', label: 'Super admin' }, { value: 'it_contact', label: 'IT contact' }]);
+    expect((await plain.agent.get('/admin/api/resources/admin_users/actions/roleChoices')).body.choices).toBeUndefined();
     const refused = await sa.create('admin_users', { name: 'Operator Two', email: 'op2@example.org', password: 'long enough password', role: 'platform_admin' });
     expect(refused.body.record.errors.role.message).toBe('Role must be one of Admin, Super admin or IT contact');
   });

@@ -22,7 +22,7 @@ function ImportRoster(props) {
     s.busy[1](true); s.error[1](null);
     new AdminJS.ApiClient().resourceAction({ resourceId: resource.id, actionName: 'import', method: 'post', data: data }).then(function (r) {
       s.busy[1](false);
-      if (r.data.report) s.report[1](r.data.report);
+      if (r.data.report) s.report[1](Object.assign({ words: r.data.words }, r.data.report));
       else s.error[1]((r.data.notice && r.data.notice.message) || 'The import failed');
     }, function (e) { s.busy[1](false); s.error[1](String(e)); });
   }
@@ -30,9 +30,9 @@ function ImportRoster(props) {
   var canApply = file && checked && (report.errors.length === 0 || partial);
   var template = kind === 'oneroster' ? null : h(DS.Link, { href: '/admin/import-templates/' + kind + '.csv', ml: 'default' }, 'Download the ' + kind + ' template');
   var summary = report && h(DS.Box, { mt: 'xl', 'data-testid': 'import-report' },
-    h(DS.H4, null, report.dry_run ? 'Dry run: nothing written yet' : report.applied ? 'Imported' : 'Nothing was imported'),
-    h(DS.Text, null, report.rows + ' rows: ' + report.created + ' to create, ' + report.updated + ' to update, ' + report.unchanged + ' unchanged, ' +
-      report.guardians_created + ' new guardians, ' + report.errors.length + ' errors'),
+    h(DS.H4, null, report.words.heading),
+    h(DS.Text, { 'data-testid': 'import-counts' }, report.words.counts),
+    report.words.groups ? h(DS.Text, { mt: 'sm', 'data-testid': 'import-groups' }, report.words.groups) : null,
     report.errors.length ? h(DS.Table, { mt: 'lg' },
       h(DS.TableHead, null, h(DS.TableRow, null, ['File', 'Line', 'Field', 'Problem'].map(function (c) { return h(DS.TableCell, { key: c }, c); }))),
       h(DS.TableBody, null, report.errors.map(function (e, i) {

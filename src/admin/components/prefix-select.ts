@@ -1,6 +1,7 @@
 /**
  * A select of a field's values (the Role of an admin user) where typing keeps the labels that start
- * with what was typed, so "admin" then Enter picks Admin, not Super admin.
+ * with what was typed, so "admin" then Enter picks Admin, not Super admin. With custom.choicesAction
+ * the choices come from that resource action, for the signed-in admin.
  */
 export const prefixSelect = String.raw`
 function startsWithInput(option, input) {
@@ -20,11 +21,19 @@ function FieldShell(props) {
 
 function PrefixSelect(props) {
   var property = props.property;
-  var options = property.availableValues || [];
+  var action = property.custom && property.custom.choicesAction;
+  var loaded = React.useState(null);
+  React.useEffect(function () {
+    if (!action) return;
+    new AdminJS.ApiClient().resourceAction({ resourceId: property.resourceId, actionName: action })
+      .then(function (r) { loaded[1](r.data.choices || []); }, function () { loaded[1]([]); });
+  }, [action]);
+  // The choices the server gives for the signed-in admin (the roles they may grant), else the field's values.
+  var options = action ? loaded[0] || [] : property.availableValues || [];
   var current = props.record.params[property.path];
   var selected = options.find(function (o) { return String(o.value) === String(current); }) || null;
   return h(FieldShell, props,
-    h(DS.Select, { inputId: property.path, options: options, value: selected, filterOption: startsWithInput,
+    h(DS.Select, { inputId: property.path, options: options, value: selected, filterOption: startsWithInput, isLoading: !!action && loaded[0] === null,
       onChange: function (o) { props.onChange(property.path, o ? o.value : ''); } }));
 }
 `;

@@ -1,22 +1,15 @@
 import type { ResourceWithOptions } from 'adminjs';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { AdminUser } from '../../models/index.js';
-import { createAdmin, deleteAdmin, schoolAdminRoles, updateAdmin } from '../../services/admins/admin-users.js';
-import { email, name, password } from '../../services/schemas.js';
-import { parseInput } from '../../services/validation.js';
-import { roleAccess } from '../access.js';
-import { defineResource } from './define.js';
-import { menu } from './menu.js';
+import { createAdmin, deleteAdmin, grantableRoles, schoolAdminRoles, updateAdmin } from '../../services/admins/admin-users.js';
+import { allows, roleAccess } from '../access.js';
+import { run } from '../actions.js';
+import { principalFor, type ConsoleAdmin } from '../auth.js';
 import { adminRoleLabels } from '../labels/codes.js';
 import { choices } from '../labels/words.js';
+import { defineResource } from './define.js';
+import { menu } from './menu.js';
 import { readOnly } from './properties.js';
-
-const newAdminInput = z.object({ name: name(), email: email(), password: password(), role: z.enum(schoolAdminRoles) });
-
-/** The roles a school's admin users may be given, in the order an office thinks of them: Admin, Super admin, IT contact. */
-const officeOrder = ['admin', 'super_admin', 'it_contact'];
-const rolesOffered = [...schoolAdminRoles].sort((a, b) => officeOrder.indexOf(a) - officeOrder.indexOf(b));
 
 export function adminUsersResource(ctx: AppContext): ResourceWithOptions {
   return defineResource(ctx, {
@@ -30,7 +23,8 @@ export function adminUsersResource(ctx: AppContext): ResourceWithOptions {
       editProperties: ['school_id', 'name', 'email', 'role', 'password'],
       properties: {
         name: { isTitle: true },
-        role: { availableValues: choices(rolesOffered, adminRoleLabels), components: { edit: 'PrefixSelect' }, isRequired: true },
+        // Shown and filtered by label; the form offers what the signed-in user may grant (the roleChoices action).
+        role: { availableValues: choices(schoolAdminRoles, adminRoleLabels), components: { edit: 'PrefixSelect' }, custom: { choicesAction: 'roleChoices' }, isRequired: true },
         password: { type: 'password', isVisible: { list: false, filter: false, show: false, edit: true }, description: 'New password (8 to 128 characters); leave empty to keep the current one' },
         created_at: readOnly,
       },
@@ -38,9 +32,18 @@ export function adminUsersResource(ctx: AppContext): ResourceWithOptions {
     services: {
       noun: 'Admin user',
       fields: { name: 'text', email: 'text', role: 'text', password: 'text' },
-      create: (c, p, input) => createAdmin(c, p, parseInput(newAdminInput, input)),
-      update: (c, p, i, changes) => updateAdmin(c, p, i, parseInput(newAdminInput.partial(), changes)),
+      create: (c, p, input) => createAdmin(c, p, input as never),
+      update: (c, p, i, changes) => updateAdmin(c, p, i, changes as never),
       remove: (c, p, i) => deleteAdmin(c, p, i),
+    },
+    extraActions: {
+      roleChoices: {
+        actionType: 'resource', component: false, isVisible: false,
+        isAccessible: ({ currentAdmin }) => allows(roleAccess.adminUsers, currentAdmin as ConsoleAdmin, 'write'),
+        handler: run(async (_request, _context, admin) => ({
+          choices: grantableRoles(principalFor(admin)).map((r) => ({ value: r.role, label: r.label })),
+        })),
+      },
     },
   });
 }

@@ -1,7 +1,7 @@
 import type { Action, ActionResponse } from 'adminjs';
 import type { AppContext } from '../../context.js';
 import type { AudienceEntity } from '../../services/audiences/audiences.js';
-import { itemReach, remindUnread } from '../../services/audiences/reach.js';
+import { itemReach, reminderMessage, remindUnread } from '../../services/audiences/reach.js';
 import { allows, roleAccess } from '../access.js';
 import { recordAction, recordPrincipal, run } from '../actions.js';
 import type { ConsoleAdmin } from '../auth.js';
@@ -29,7 +29,11 @@ export function reachActions(ctx: AppContext, entity: AudienceEntity): Record<st
       icon: 'Bell', allowed: () => true,
       appliesTo: (r) => entity === 'noticeboard' || r.params.status === 'published',
       guard: 'Push a reminder to every family that has not read it yet (with a form: every family still missing a response)? At most one an hour.',
-      perform: async (p, r) => ({ message: `Reminder queued: ${(await remindUnread(ctx, p, entity, Number(r.id()))).queued} notification(s)` }),
+      perform: async (p, r) => {
+        const result = await remindUnread(ctx, p, entity, Number(r.id()));
+        // A reminder that reached nobody is not a failure, but the office must notice it was not sent.
+        return { message: reminderMessage(result), type: result.queued > 0 ? 'success' : 'info' };
+      },
     }),
   };
 }
