@@ -1,4 +1,5 @@
 import { Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { DataTypes } from 'sequelize';
 import { modelOptions, str, timestamps } from './columns.js';
 
 export type SchoolStatus = 'active' | 'suspended';
@@ -9,12 +10,17 @@ export class School extends Model<InferAttributes<School>, InferCreationAttribut
   declare status: CreationOptional<SchoolStatus>;
   /** An IANA zone (`Asia/Kolkata`): the local time of the school's parents, for quiet hours. */
   declare timezone: CreationOptional<string>;
+  /** ISO 3166-1 alpha-2: how its national phone numbers are read; null until set (SMS_DEFAULT_COUNTRY applies). */
+  declare country: CreationOptional<string | null>;
+  /** SMS about posts a month at most (PIN set-up links and test messages aside). */
+  declare sms_monthly_limit: CreationOptional<number>;
   declare created_at: CreationOptional<Date>;
   declare updated_at: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize) {
     School.init(
-      { id: { ...str(64), primaryKey: true }, name: str(200), status: str(16, false, 'active'), timezone: str(64, false, 'UTC'), ...timestamps() },
+      { id: { ...str(64), primaryKey: true }, name: str(200), status: str(16, false, 'active'), timezone: str(64, false, 'UTC'), country: str(2, true),
+        sms_monthly_limit: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 1000 }, ...timestamps() },
       { sequelize, tableName: 'schools', modelName: 'School', ...modelOptions },
     );
   }

@@ -9,8 +9,8 @@ import { assertParentCanSee } from '../engagement/visibility.js';
 import { paginationOf, offsetOf } from '../pagination.js';
 import { parseInput } from '../validation.js';
 import { audienceChildren, type AudienceEntity } from './audiences.js';
-import { pushToFamilies } from './publish.js';
-import { recordAudit } from '../audit/audit.js';
+import { notifyAudience } from './publish.js';
+import { recordAudit, type AuditEntry } from '../audit/audit.js';
 import { reminderFamilies } from '../forms/missing.js';
 
 /** One reminder an hour per item at most. */
@@ -31,17 +31,30 @@ const table = { activity: 'activities', noticeboard: 'notices' } as const;
 export async function markRead(ctx: AppContext, principal: Principal, input: z.input<typeof readInput>): Promise<{ read_at: string }> {
   const { entity_type, entity_id } = parseInput(readInput, input);
   await assertParentCanSee(ctx, principal, entity_type, entity_id);
-  const key = { school: principal.schoolId, type: entity_type, id: entity_id, parent: principal.userId };
+  return { read_at: await recordRead(ctx, principal.schoolId, principal.userId, entity_type, entity_id) };
+}
+
+/**
+ * Records a parent's read of an item they can see (the app's read receipt, or its web page opened
+ * from an SMS or an e-mail): insert-or-ignore on a unique key, audited the first time. Answers the
+ * stored time of the first read.
+ */
+export async function recordRead(
+  ctx: AppContext, schoolId: string, parentId: number, entityType: z.output<typeof readInput>['entity_type'], entityId: number, actor?: AuditEntry['actor'],
+): Promise<string> {
+  const key = { school: schoolId, type: entityType, id: entityId, parent: parentId };
   const ignore = ctx.db.dialect === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
   const now = new Date();
   await ctx.db.sequelize.transaction(async (transaction) => {
     const first = await writeIn(ctx.db, transaction, `${ignore} INTO item_reads (school_id, entity_type, entity_id, parent_id, read_at) VALUES (:school, :type, :id, :parent, :now)`, { ...key, now });
-    if (first > 0) await recordAudit([{ schoolId: principal.schoolId, action: `${entity_type}.read`, entityType: entity_type, entityId: entity_id, changes: { read_at: [null, now.toISOString()] } }], transaction);
+    if (first > 0) {
+      await recordAudit([{ schoolId, action: `${entityType}.read`, entityType, entityId, changes: { read_at: [null, now.toISOString()] }, ...(actor ? { actor } : {}) }], transaction);
+    }
   });
   const [row] = await ctx.db.select<{ read_at: unknown }>(
     'SELECT read_at FROM item_reads WHERE school_id = :school AND entity_type = :type AND entity_id = :id AND parent_id = :parent', key,
   );
-  return { read_at: iso(row!.read_at)! };
+  return iso(row!.read_at)!;
 }
 
 interface Item {
@@ -131,9 +144,10 @@ async function unreadFamilies(ctx: AppContext, schoolId: string, entity: Audienc
 
 /**
  * A reminder to the families that have not read a published item or, when it has a form, to those
- * still missing a response (read or not): one push to each of their devices (event `reminder`). At
- * most one an hour per item, claimed by a conditional update (429 with Retry-After otherwise),
- * written with its pushes in one transaction. Answers the records written.
+ * still missing a response (read or not), each by its channel (event `reminder`). At most one an
+ * hour per item, claimed by a conditional update (429 with Retry-After otherwise), written with its
+ * notifications in one transaction; when none of those families can be reached by any channel,
+ * no record is written. Answers the records written.
  */
 export async function remindUnread(ctx: AppContext, principal: Principal, entity: AudienceEntity, id: number): Promise<{ queued: number }> {
   const item = await itemFor(ctx, principal, entity, id);
@@ -152,10 +166,10 @@ export async function remindUnread(ctx: AppContext, principal: Principal, entity
       throw new AppError('TOO_MANY_REQUESTS', 'This item was reminded less than an hour ago', undefined, { 'Retry-After': String(wait) });
     }
     await recordAudit([{ schoolId: principal.schoolId, action: `${entity}.remind`, entityType: entity, entityId: id, changes: { reminded_at: [iso(item.reminded_at) ?? null, now.toISOString()] } }], transaction);
-    const queued = await pushToFamilies(ctx, { schoolId: principal.schoolId, entity, id, scope: item.scope }, {
+    const queued = await notifyAudience(ctx, { schoolId: principal.schoolId, entity, id, scope: item.scope }, {
       event: 'reminder', entity_type: entity, entity_id: id, title: `Reminder: ${item.title}`.slice(0, 200),
       body: missing ? 'Your response is still missing.' : 'You have not read this yet.',
-    }, transaction, families);
+    }, transaction, { families, unlessUnreachable: true });
     return { queued };
   });
 }
