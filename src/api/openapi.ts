@@ -110,13 +110,14 @@ const requestIdHeader = { 'X-Request-Id': { $ref: '#/components/headers/RequestI
 function apiOperation({ app, method, path, spec }: RegisteredRoute) {
   const auth = spec.auth !== false;
   const success = spec.status ?? 200;
+  const produced = spec.produces?.errors ?? {};
   const statuses = new Set<number>([
     ...(auth ? [401, 403] : []),
     ...(spec.body || spec.query || spec.params ? [400] : []),
     ...(spec.body || spec.upload ? [413] : []),
-    429,
+    ...(spec.rateLimited === false ? [] : [429]),
     ...(spec.errors ?? []),
-  ]);
+  ].filter((s) => !(s in produced)));
   const data = spec.response ? jsonSchema(spec.response, 'output') : undefined;
   const envelope = {
     type: 'object',
@@ -138,7 +139,7 @@ function apiOperation({ app, method, path, spec }: RegisteredRoute) {
     security: auth ? [{ bearer: [] }, { query: [] }, { cookie: [] }] : [],
     parameters: [...parameters(spec.params, 'path'), ...parameters(spec.query, 'query')],
     ...(body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: body, example: spec.example ?? exampleOf(body) } } } }
+      ? { requestBody: { required: !spec.form, content: { [spec.form ? 'application/x-www-form-urlencoded' : 'application/json']: { schema: body, example: spec.example ?? exampleOf(body) } } } }
       : {}),
     ...(spec.upload
       ? {
@@ -161,6 +162,9 @@ function apiOperation({ app, method, path, spec }: RegisteredRoute) {
             headers: requestIdHeader,
             content: { 'application/json': { schema: envelope, example } },
           },
+      ...Object.fromEntries(Object.entries(produced).map(([status, description]) => [status, {
+        description, headers: requestIdHeader, content: { [spec.produces!.type]: { schema: { type: 'string' } } },
+      }])),
       ...Object.fromEntries([...statuses].sort().map((s) => [s, { $ref: `#/components/responses/E${s}` }])),
     },
   };

@@ -55,7 +55,7 @@ export function createTwilioProvider(options: TwilioOptions, log: Logger): SmsPr
   const post = (form: string) =>
     new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = https.request(url, {
-        method: 'POST', agent, timeout: TIMEOUT_MS,
+        method: 'POST', agent, timeout: TIMEOUT_MS, ...tls,
         headers: { Authorization: authorization, 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': Buffer.byteLength(form), Accept: 'application/json' },
       }, (res) => {
         const chunks: Buffer[] = [];

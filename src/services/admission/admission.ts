@@ -336,7 +336,8 @@ export async function updateAdmissionSection(ctx: AppContext, raw: AdmissionUpda
     if (others > 1) {
       throw conflict('This parent account is linked to other children too; the school office can change its details');
     }
-    await Parent.update(changes, { where: { id: student.parent_id, school_id: schoolId }, transaction });
+    // An address given on the admission form counts as verified.
+    await Parent.update({ ...changes, ...(changes.email !== undefined ? { unverified_email: null } : {}) }, { where: { id: student.parent_id, school_id: schoolId }, transaction });
     return false;
   }, parentPhoneRace);
   const info = await admissionInfo(ctx, schoolId, input.admission_token);

@@ -11,6 +11,7 @@ import { parseInput } from '../validation.js';
 import { audienceChildren, type AudienceEntity } from './audiences.js';
 import { notifyAudience } from './publish.js';
 import { recordAudit, type AuditEntry } from '../audit/audit.js';
+import type { Channel } from '../../models/notification.js';
 import { reminderFamilies } from '../forms/missing.js';
 
 /** One reminder an hour per item at most. */
@@ -95,13 +96,16 @@ export interface Reach {
   read: number;
   unread: number;
   pushed: number;
+  /** Each family once, by the channel of its first record about the item that went out; `none` when none did. */
+  by_channel: Record<Channel | 'none', number>;
   unread_families: Array<{ parent_id: number; father_name: string | null; phone_no: string; children: Array<{ id: number; student_full_name: string; grade: string }> }>;
   pagination: ReturnType<typeof paginationOf>;
 }
 
 /**
  * Who an item reaches and who has read it: the families of its audience (parents of its students
- * who are not archived), how many read it, how many were pushed it (at least one push sent), and the
+ * who are not archived), how many read it, how many were pushed it (at least one push sent), by
+ * which channel each was reached (by_channel), and the
  * families that have not read it, a page at a time, with their children in the audience.
  */
 export async function itemReach(ctx: AppContext, principal: Principal, entity: AudienceEntity, id: number, input: z.input<typeof reachQuery> = {}): Promise<Reach> {
@@ -110,11 +114,16 @@ export async function itemReach(ctx: AppContext, principal: Principal, entity: A
   const children = await audienceChildren(ctx, principal.schoolId, entity, item.id, item.scope);
   const families = [...new Set(children.map((c) => c.parent_id))];
   const read = await readers(ctx, principal.schoolId, entity, id);
-  const pushedRows = await ctx.db.select<{ target_id: number }>(
-    "SELECT DISTINCT target_id FROM notifications WHERE school_id = :school AND entity_type = :entity AND entity_id = :id AND target_type = 'parent' AND status = 'sent'",
+  // Each family's records about the item that went out, oldest first: its first one names the channel that reached it.
+  const sentRows = await ctx.db.select<{ target_id: number; channel: Channel }>(
+    "SELECT target_id, channel FROM notifications WHERE school_id = :school AND entity_type = :entity AND entity_id = :id AND target_type = 'parent' AND status = 'sent' ORDER BY id",
     { school: principal.schoolId, entity, id },
   );
-  const pushed = new Set(pushedRows.map((r) => Number(r.target_id)));
+  const pushed = new Set(sentRows.filter((r) => r.channel === 'push').map((r) => Number(r.target_id)));
+  const firstChannel = new Map<number, Channel>();
+  for (const r of sentRows) if (!firstChannel.has(Number(r.target_id))) firstChannel.set(Number(r.target_id), r.channel);
+  const byChannel = { push: 0, email: 0, sms: 0, none: 0 };
+  for (const family of families) byChannel[firstChannel.get(family) ?? 'none']++;
   const unread = families.filter((p) => !read.has(p));
   const parents = unread.length
     ? await ctx.db.select<{ id: number; father_name: string | null; phone_no: string }>(
@@ -127,6 +136,7 @@ export async function itemReach(ctx: AppContext, principal: Principal, entity: A
     read: families.length - unread.length,
     unread: unread.length,
     pushed: families.filter((p) => pushed.has(p)).length,
+    by_channel: byChannel,
     unread_families: pageOf.map((p) => ({
       parent_id: Number(p.id), father_name: p.father_name ?? null, phone_no: p.phone_no,
       children: children.filter((c) => c.parent_id === Number(p.id)).map(({ id: childId, student_full_name, grade }) => ({ id: childId, student_full_name, grade })),
