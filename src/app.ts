@@ -3,6 +3,7 @@ import express, { type Express, type Router } from 'express';
 import helmet from 'helmet';
 import type { AppContext } from './context.js';
 import { mountDocs } from './api/docs/docs.js';
+import { mountFiles } from './api/files/files.routes.js';
 import { mountHealth, notReady } from './api/health/health.routes.js';
 import { createAuthenticators } from './api/middleware/authenticate.js';
 import { errorHandler, unknownRoute } from './api/middleware/errors.js';
@@ -53,7 +54,9 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): CreatedApp
   app.use(helmet());
   // Credentials are granted with the origin, to listed origins only; every other origin gets no CORS grant at all.
   app.use(cors((req, done) => done(null, { origin: ctx.config.corsOrigins, credentials: ctx.config.corsOrigins.includes(req.headers.origin ?? '') })));
-  app.use(express.json({ limit: '1mb' }));
+  // Uploads stream their multipart body themselves; any other body there is refused by them, not parsed.
+  const json = express.json({ limit: '1mb' });
+  app.use((req, res, next) => (req.method === 'POST' && /^\/(parent|teachers|web)-app\/attachments\/?$/.test(req.path) ? next() : json(req, res, next)));
 
   const auth = createAuthenticators(ctx);
   const limits = createRateLimits(ctx.config, ctx.redis);
@@ -68,6 +71,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): CreatedApp
 
   if (options.console) app.use('/admin', options.console);
   mountHealth(app, ctx);
+  mountFiles(app, ctx);
   const routes = [routers.parent, routers.teachers, routers.web, routers.root].flatMap((r) => r.routes);
   mountDocs(app, () => buildOpenApi(routes, version));
   app.use('/parent-app', routers.parent.router);

@@ -3,6 +3,7 @@ import type { AppContext } from './context.js';
 import { migrate, openDatabase } from './db.js';
 import { createLogger } from './logger.js';
 import { connectRedis } from './redis.js';
+import { createFileStore } from './services/attachments/storage.js';
 import { TokenSigner } from './services/auth/tokens.js';
 import { installAuditCapture } from './services/audit/capture.js';
 
@@ -16,10 +17,11 @@ export async function createContext(config: Config, options: { migrate?: boolean
   if (options.migrate !== false) await migrate(db.sequelize);
   const log = createLogger(config.logLevel);
   const redis = config.redisUrl && options.redis !== false ? connectRedis(config.redisUrl, log) : undefined;
-  return { config, db, tokens: new TokenSigner(config.jwtSecret), log, ...(redis ? { redis } : {}) };
+  return { config, db, tokens: new TokenSigner(config.jwtSecret), log, files: createFileStore(config), ...(redis ? { redis } : {}) };
 }
 
 /** Closes what createContext opened. */
 export async function closeContext(ctx: AppContext): Promise<void> {
+  ctx.files.close();
   await Promise.all([ctx.db.close(), ctx.redis?.close()]);
 }

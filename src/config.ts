@@ -57,7 +57,33 @@ const schema = z.object({
     .optional(),
   MAIL_FROM: z.string().trim().regex(MAIL_ADDRESS, 'must be an e-mail address without a display name, such as no-reply@school.example.org').optional(),
   TRUST_PROXY: z.string().regex(/^(true|false|\d{1,2}|[\w.:/,\s-]+)$/, 'must be true, false, a hop count or a list of addresses').optional(),
+  STORAGE_URL: z
+    .string()
+    .regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[\w.\-/]*)?$/, 'must be s3://bucket or s3://bucket/prefix (a bucket name of 3 to 63 lowercase letters, digits, dots and hyphens)')
+    .optional(),
+  S3_ENDPOINT: z.string().url().regex(/^https?:/, 'must be an http(s) URL').optional(),
+  S3_REGION: z.string().regex(/^[a-z0-9-]{1,40}$/, 'must be a region name such as us-east-1 (auto for Cloudflare R2)').default('us-east-1'),
+  S3_FORCE_PATH_STYLE: bool.default(false),
+  AWS_ACCESS_KEY_ID: z.string().min(1).optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  AWS_SESSION_TOKEN: z.string().min(1).optional(),
+  FILE_URL_TTL_SECONDS: int(1, 604_800).default(3600),
 });
+
+/** Where attachments are kept: a folder of this instance, or an S3-compatible store every instance shares. */
+export type StorageConfig =
+  | { driver: 'local'; dir: string }
+  | {
+      driver: 's3';
+      bucket: string;
+      /** Key prefix without slashes at either end; empty for the bucket's root. */
+      prefix: string;
+      endpoint?: string;
+      region: string;
+      forcePathStyle: boolean;
+      /** Unset: the AWS SDK's default chain (environment, profile, instance role). */
+      credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+    };
 
 export interface Config {
   port: number;
@@ -108,6 +134,11 @@ export interface Config {
    * system's; not read from the environment (a service uses NODE_EXTRA_CA_CERTS): tests hand their throwaway CA here.
    */
   trustedCa?: string;
+  storage: StorageConfig;
+  /** How long a signed file URL works. */
+  fileUrlTtlSeconds: number;
+  /** A file store that has not answered by then fails its request with a 503 (tests shorten it). */
+  storageTimeoutMs: number;
   /** Tests run on an in-memory SQLite database (or a throwaway MySQL one) and skip the timers. */
   sqliteStorage?: string;
   runJobs: boolean;
@@ -130,6 +161,22 @@ function parseTrustProxy(value: string | undefined): boolean | number | string {
   if (value === undefined || value === 'false') return false;
   if (value === 'true') return true;
   return /^\d+$/.test(value) ? Number(value) : value;
+}
+
+function storageOf(e: z.output<typeof schema>, dataDir: string): StorageConfig {
+  if (!e.STORAGE_URL) return { driver: 'local', dir: path.join(dataDir, 'files') };
+  const [bucket, ...rest] = e.STORAGE_URL.slice('s3://'.length).split('/');
+  return {
+    driver: 's3',
+    bucket: bucket!,
+    prefix: rest.filter(Boolean).join('/'),
+    endpoint: e.S3_ENDPOINT,
+    region: e.S3_REGION,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
+    credentials: e.AWS_ACCESS_KEY_ID
+      ? { accessKeyId: e.AWS_ACCESS_KEY_ID, secretAccessKey: e.AWS_SECRET_ACCESS_KEY!, ...(e.AWS_SESSION_TOKEN ? { sessionToken: e.AWS_SESSION_TOKEN } : {}) }
+      : undefined,
+  };
 }
 
 /** Environment -> validated Config; a bad value throws a ConfigError naming the variable. */
@@ -165,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       throw new ConfigError('TWILIO_FROM: required when SMS_PROVIDER=twilio, unless TWILIO_MESSAGING_SERVICE_SID names the sender');
     }
   }
+  if (e.AWS_ACCESS_KEY_ID && !e.AWS_SECRET_ACCESS_KEY) throw new ConfigError('AWS_SECRET_ACCESS_KEY: required with AWS_ACCESS_KEY_ID');
   const corsOrigins = e.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean);
   for (const origin of corsOrigins) {
     if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
@@ -209,6 +257,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smsDefaultCountry: e.SMS_DEFAULT_COUNTRY,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `no-reply@${new URL(e.PUBLIC_APP_URL).hostname}`,
+    storage: storageOf(e, dataDir),
+    fileUrlTtlSeconds: e.FILE_URL_TTL_SECONDS,
+    storageTimeoutMs: 10_000,
     runJobs: true,
   };
 }

@@ -4,6 +4,7 @@ import type { Database } from './db.js';
 import type { AdminRole } from './models/admin-user.js';
 import type { UserType } from './models/session.js';
 import type { SharedRedis } from './redis.js';
+import type { FileStore } from './services/attachments/storage.js';
 import type { Feature, Level } from './services/access/rbac.js';
 import type { TokenSigner } from './services/auth/tokens.js';
 
@@ -13,6 +14,8 @@ export interface AppContext {
   db: Database;
   tokens: TokenSigner;
   log: Logger;
+  /** Where attachments' bytes are kept (DATA_DIR/files, or STORAGE_URL's S3-compatible store). */
+  files: FileStore;
   /** The shared Redis, when REDIS_URL is set and the caller serves requests (the command line does not). */
   redis?: SharedRedis;
 }

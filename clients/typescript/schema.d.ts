@@ -590,6 +590,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/parent-app/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a photo or a PDF to attach to a post, a diary entry or a request
+         * @description Any parent; a parent's uploads not yet attached may hold 100 MiB at a time (413 past it). `multipart/form-data` with one part named `file` (other parts are ignored), at most 20 MiB (413 above, whatever the content). The type is read from the first bytes, never from the name or the declared type: JPEG, PNG, GIF, WebP and PDF are taken, anything else is 415. An image is rebuilt: turned upright by its EXIF orientation, converted to sRGB, scaled to a long edge of at most 2048 px and stored without any metadata (no EXIF, GPS, XMP, IPTC, ICC profile or comments), with a 400 px thumbnail; an animation keeps its frames. An image declaring more than 50 megapixels, or that does not decode as its type, is 400. A PDF is stored byte for byte. The stored bytes (thumbnail included) count towards the school's `storage_limit_mb` (413 past it). The upload is attached to an item by naming its id in that item's `attachment_ids`; one never attached is deleted after 24 hours. A file store that does not answer within 10 s: 503 with Retry-After.
+         *
+         *     **Access:** a parent token from `POST /parent-app/parent-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        post: operations["postParentAppAttachments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/parent-app/notification-preferences": {
         parameters: {
             query?: never;
@@ -997,7 +1019,7 @@ export interface paths {
         put?: never;
         /**
          * Remind the families that have not read an activity (the author, or activities.manage)
-         * @description One push to each device of every family that has not read it (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written.
+         * @description One push to each device of every family that has not read it (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written. A reminder that would write none (every family has read it, or none of the others can be reached) answers `{queued: 0}` with the `reason`, writes nothing and does not start the hour.
          *
          *     **Access:** a staff token from `POST /teachers-app/teacher-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -1142,6 +1164,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/teachers-app/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a photo or a PDF to attach to a post, a diary entry or a request
+         * @description Any staff member. `multipart/form-data` with one part named `file` (other parts are ignored), at most 20 MiB (413 above, whatever the content). The type is read from the first bytes, never from the name or the declared type: JPEG, PNG, GIF, WebP and PDF are taken, anything else is 415. An image is rebuilt: turned upright by its EXIF orientation, converted to sRGB, scaled to a long edge of at most 2048 px and stored without any metadata (no EXIF, GPS, XMP, IPTC, ICC profile or comments), with a 400 px thumbnail; an animation keeps its frames. An image declaring more than 50 megapixels, or that does not decode as its type, is 400. A PDF is stored byte for byte. The stored bytes (thumbnail included) count towards the school's `storage_limit_mb` (413 past it). The upload is attached to an item by naming its id in that item's `attachment_ids`; one never attached is deleted after 24 hours. A file store that does not answer within 10 s: 503 with Retry-After.
+         *
+         *     **Access:** a staff token from `POST /teachers-app/teacher-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        post: operations["postTeachersAppAttachments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web-app/signin": {
         parameters: {
             query?: never;
@@ -1269,7 +1313,7 @@ export interface paths {
         put?: never;
         /**
          * Create an admin user (super_admin)
-         * @description The e-mail is the sign-in name, unique across every school (409 if taken). `role` is super_admin, admin or it_contact.
+         * @description The e-mail is the sign-in name, unique across every school (409 if taken). `role` is admin, super_admin or it_contact; any other is 400 naming it.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -1317,14 +1361,14 @@ export interface paths {
         };
         /**
          * The school's settings (any admin)
-         * @description The school's id, name, status and IANA time zone (`UTC` until set). Parents' quiet hours are read in that zone.
+         * @description The school's id, name, status, IANA time zone (`UTC` until set; parents' quiet hours are read in that zone) and the storage its attachments may hold and hold (MiB).
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
         get: operations["getWebAppSchool"];
         /**
-         * Rename the school or set its time zone (super_admin)
-         * @description Both fields optional. `timezone` is an IANA name the platform's time-zone data knows (`Asia/Kolkata`, `Europe/London`); an unknown one is a 400 naming it. Quiet hours already running keep the end they were given.
+         * Rename the school, set its time zone or its storage limit (super_admin)
+         * @description Every field optional. `timezone` is an IANA name the platform's time-zone data knows (`Asia/Kolkata`, `Europe/London`); an unknown one is a 400 naming it. Quiet hours already running keep the end they were given. `storage_limit_mb` is an integer of at least 1 (default 5120); set below the usage, it deletes nothing and refuses new uploads.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -1719,7 +1763,7 @@ export interface paths {
         put?: never;
         /**
          * Remind the families that have not read an activity (super_admin, admin)
-         * @description One push to each device of every family that has not read it (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written.
+         * @description One push to each device of every family that has not read it (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written. A reminder that would write none (every family has read it, or none of the others can be reached) answers `{queued: 0}` with the `reason`, writes nothing and does not start the hour.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -1763,7 +1807,7 @@ export interface paths {
         put?: never;
         /**
          * Remind the families that have not read a notice (super_admin, admin)
-         * @description One push to each device of every family that has not read it (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written.
+         * @description One push to each device of every family that has not read it (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written. A reminder that would write none (every family has read it, or none of the others can be reached) answers `{queued: 0}` with the `reason`, writes nothing and does not start the hour.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -2093,7 +2137,7 @@ export interface paths {
         put?: never;
         /**
          * Erase an archived student, and their parent when no other child links them (super_admin)
-         * @description `confirm` must be the student's roll number (400 otherwise); only an archived student can be erased (409). Personal fields are replaced, addresses deleted, the parent's comments blanked and every other trace (the admission's form, write-to threads, notifications, the audit trail's changes) blanked; ids, counts and audit events stay. The parent goes too when no other child of the school links them: name and phone replaced, PIN removed, every session ended.
+         * @description `confirm` must be the student's roll number (400 otherwise); only an archived student can be erased (409). Personal fields are replaced, addresses deleted, the parent's comments blanked and every other trace (the admission's form, write-to threads, notifications, the audit trail's changes) blanked; ids, counts and audit events stay. The attachments of the student's write-to requests and of their replies are deleted (their URLs then 404). The parent goes too when no other child of the school links them: name and phone replaced, PIN removed, every session ended, every upload of theirs deleted.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -2302,6 +2346,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web-app/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a photo or a PDF to attach to a post, a diary entry or a request
+         * @description super_admin and admin (it_contact: 403). `multipart/form-data` with one part named `file` (other parts are ignored), at most 20 MiB (413 above, whatever the content). The type is read from the first bytes, never from the name or the declared type: JPEG, PNG, GIF, WebP and PDF are taken, anything else is 415. An image is rebuilt: turned upright by its EXIF orientation, converted to sRGB, scaled to a long edge of at most 2048 px and stored without any metadata (no EXIF, GPS, XMP, IPTC, ICC profile or comments), with a 400 px thumbnail; an animation keeps its frames. An image declaring more than 50 megapixels, or that does not decode as its type, is 400. A PDF is stored byte for byte. The stored bytes (thumbnail included) count towards the school's `storage_limit_mb` (413 past it). The upload is attached to an item by naming its id in that item's `attachment_ids`; one never attached is deleted after 24 hours. A file store that does not answer within 10 s: 503 with Retry-After.
+         *
+         *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        post: operations["postWebAppAttachments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web-app/notifications": {
         parameters: {
             query?: never;
@@ -2333,7 +2399,7 @@ export interface paths {
         };
         /**
          * Service health: database, push outbox, maintenance jobs (super_admin, it_contact)
-         * @description The outbox figures are the school's own. `status` is `degraded` when the database or (with REDIS_URL) Redis does not answer, or a maintenance job's last run failed.
+         * @description The outbox figures are the school's own. `status` is `degraded` when the database, the file store or (with REDIS_URL) Redis does not answer, or a maintenance job's last run failed.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -2540,6 +2606,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/files/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an attachment, by a signed URL
+         * @description The `url` of an attachment, as a view of its item gave it: signed for that response and working for `FILE_URL_TTL_SECONDS` (3600 unless set). The signature is the permission: a missing or changed `exp` or `sig`, another URL's, or an `exp` in the past is 403 for any id; then an attachment unknown or deleted is 404. `If-None-Match` with the ETag: 304. One `Range: bytes=a-b` (`a-` and `-n` too): 206; beyond the end: 416 with `Content-Range: bytes *\/<size>`. A file store that does not answer within 10 s: 503.
+         *
+         *     **Access:** public, no token. Not rate limited.
+         */
+        get: operations["getFilesId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The headers of an attachment, by a signed URL
+         * @description The `url` of an attachment, as a view of its item gave it: signed for that response and working for `FILE_URL_TTL_SECONDS` (3600 unless set). The signature is the permission: a missing or changed `exp` or `sig`, another URL's, or an `exp` in the past is 403 for any id; then an attachment unknown or deleted is 404. `If-None-Match` with the ETag: 304. One `Range: bytes=a-b` (`a-` and `-n` too): 206; beyond the end: 416 with `Content-Range: bytes *\/<size>`. A file store that does not answer within 10 s: 503.
+         *
+         *     **Access:** public, no token. Not rate limited.
+         */
+        head: operations["headFilesId"];
+        patch?: never;
+        trace?: never;
+    };
+    "/files/{id}/thumbnail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the 400 px thumbnail of an image attachment, by a signed URL
+         * @description The `thumbnail_url` of an attachment, as a view of its item gave it: signed for that response and working for `FILE_URL_TTL_SECONDS` (3600 unless set). The signature is the permission: a missing or changed `exp` or `sig`, another URL's, or an `exp` in the past is 403 for any id; then an attachment unknown or deleted is 404. `If-None-Match` with the ETag: 304. One `Range: bytes=a-b` (`a-` and `-n` too): 206; beyond the end: 416 with `Content-Range: bytes *\/<size>`. A file store that does not answer within 10 s: 503.
+         *
+         *     **Access:** public, no token. Not rate limited.
+         */
+        get: operations["getFilesIdThumbnail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The headers of the 400 px thumbnail of an image attachment, by a signed URL
+         * @description The `thumbnail_url` of an attachment, as a view of its item gave it: signed for that response and working for `FILE_URL_TTL_SECONDS` (3600 unless set). The signature is the permission: a missing or changed `exp` or `sig`, another URL's, or an `exp` in the past is 403 for any id; then an attachment unknown or deleted is 404. `If-None-Match` with the ETag: 304. One `Range: bytes=a-b` (`a-` and `-n` too): 206; beyond the end: 416 with `Content-Range: bytes *\/<size>`. A file store that does not answer within 10 s: 503.
+         *
+         *     **Access:** public, no token. Not rate limited.
+         */
+        head: operations["headFilesIdThumbnail"];
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -2574,7 +2696,7 @@ export interface components {
             data?: unknown;
             error: {
                 /** @enum {string} */
-                code: "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNPROCESSABLE" | "TOO_MANY_REQUESTS" | "SERVER_ERROR" | "SERVICE_UNAVAILABLE";
+                code: "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "UNPROCESSABLE" | "TOO_MANY_REQUESTS" | "SERVER_ERROR" | "SERVICE_UNAVAILABLE";
                 /** @description One entry per field for validation errors; an object for the few errors that carry other data */
                 details?: {
                     field: string;
@@ -2693,7 +2815,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The body is larger than 1 MiB (20 MiB for a roster import) */
+        /** @description The body is larger than 1 MiB (20 MiB for a roster import); an uploaded file over 20 MiB, or past the school's storage limit or a parent's 100 MiB of uploads not yet attached */
         E413: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -2706,6 +2828,31 @@ export interface components {
                  *       "message": "The request body is larger than 1 MiB",
                  *       "error": {
                  *         "code": "PAYLOAD_TOO_LARGE"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description An uploaded file whose content is not a JPEG, PNG, GIF or WebP image or a PDF; `error.details` names `file` */
+        E415: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "message": "The file is not a JPEG, PNG, GIF or WebP image or a PDF",
+                 *       "error": {
+                 *         "code": "UNSUPPORTED_MEDIA_TYPE",
+                 *         "details": [
+                 *           {
+                 *             "field": "file",
+                 *             "message": "must be a JPEG, PNG, GIF or WebP image or a PDF (judged by its content)"
+                 *           }
+                 *         ]
                  *       }
                  *     }
                  */
@@ -2753,6 +2900,27 @@ export interface components {
                  *       "message": "Too many requests; try again later",
                  *       "error": {
                  *         "code": "TOO_MANY_REQUESTS"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A dependency did not answer in time (the database, or the file store for a route that reads or writes files); wait the seconds in Retry-After */
+        E503: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                /** @description Seconds to wait */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "message": "The file store is not answering; try again shortly",
+                 *       "error": {
+                 *         "code": "SERVICE_UNAVAILABLE"
                  *       }
                  *     }
                  */
@@ -3369,6 +3537,18 @@ export interface operations {
                      *           "due_date": "2026-11-25",
                      *           "created_at": "2026-11-22T09:30:00.000Z",
                      *           "updated_at": "2026-11-22T09:30:00.000Z",
+                     *           "attachments": [
+                     *             {
+                     *               "id": 1,
+                     *               "name": "Meera Iyer",
+                     *               "content_type": "image/jpeg",
+                     *               "size": 1,
+                     *               "width": 1,
+                     *               "height": 1,
+                     *               "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *               "thumbnail_url": "thumbnail_url"
+                     *             }
+                     *           ],
                      *           "read_at": "2026-11-22T09:30:00.000Z"
                      *         }
                      *       ]
@@ -3392,6 +3572,26 @@ export interface operations {
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                             /** @description When this parent first read it; null while unread */
                             read_at: string | null;
                         }[];
@@ -3570,6 +3770,18 @@ export interface operations {
                      *               }
                      *             ]
                      *           },
+                     *           "attachments": [
+                     *             {
+                     *               "id": 1,
+                     *               "name": "Meera Iyer",
+                     *               "content_type": "image/jpeg",
+                     *               "size": 1,
+                     *               "width": 1,
+                     *               "height": 1,
+                     *               "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *               "thumbnail_url": "thumbnail_url"
+                     *             }
+                     *           ],
                      *           "read_at": "2026-11-22T09:30:00.000Z"
                      *         }
                      *       ]
@@ -3660,6 +3872,26 @@ export interface operations {
                                     updated_at: string;
                                 }[];
                             } | null;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                             read_at: string | null;
                         }[];
                     };
@@ -3762,6 +3994,18 @@ export interface operations {
                      *             }
                      *           ]
                      *         },
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ],
                      *         "read_at": "2026-11-22T09:30:00.000Z"
                      *       }
                      *     }
@@ -3851,6 +4095,26 @@ export interface operations {
                                     updated_at: string;
                                 }[];
                             } | null;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                             read_at: string | null;
                         };
                     };
@@ -3952,6 +4216,18 @@ export interface operations {
                      *               }
                      *             ]
                      *           },
+                     *           "attachments": [
+                     *             {
+                     *               "id": 1,
+                     *               "name": "Meera Iyer",
+                     *               "content_type": "image/jpeg",
+                     *               "size": 1,
+                     *               "width": 1,
+                     *               "height": 1,
+                     *               "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *               "thumbnail_url": "thumbnail_url"
+                     *             }
+                     *           ],
                      *           "read_at": "2026-11-22T09:30:00.000Z"
                      *         }
                      *       ]
@@ -4034,6 +4310,26 @@ export interface operations {
                                     updated_at: string;
                                 }[];
                             } | null;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                             read_at: string | null;
                         }[];
                     };
@@ -4132,6 +4428,18 @@ export interface operations {
                      *             }
                      *           ]
                      *         },
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ],
                      *         "read_at": "2026-11-22T09:30:00.000Z"
                      *       }
                      *     }
@@ -4213,6 +4521,26 @@ export interface operations {
                                     updated_at: string;
                                 }[];
                             } | null;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                             read_at: string | null;
                         };
                     };
@@ -4507,6 +4835,18 @@ export interface operations {
                      *               }
                      *             ]
                      *           },
+                     *           "attachments": [
+                     *             {
+                     *               "id": 1,
+                     *               "name": "Meera Iyer",
+                     *               "content_type": "image/jpeg",
+                     *               "size": 1,
+                     *               "width": 1,
+                     *               "height": 1,
+                     *               "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *               "thumbnail_url": "thumbnail_url"
+                     *             }
+                     *           ],
                      *           "read_at": "2026-11-22T09:30:00.000Z"
                      *         }
                      *       ]
@@ -4597,6 +4937,26 @@ export interface operations {
                                     updated_at: string;
                                 }[];
                             } | null;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                             read_at: string | null;
                         }[];
                     };
@@ -4946,6 +5306,19 @@ export interface operations {
                      *             "key": {}
                      *           }
                      *         ],
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "content_type",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "created_at": "2026-11-22T09:30:00.000Z",
+                     *             "entity_type": "activity",
+                     *             "entity_id": 1
+                     *           }
+                     *         ],
                      *         "groups": [
                      *           {
                      *             "key": {}
@@ -5015,6 +5388,18 @@ export interface operations {
                             diary: {
                                 [key: string]: unknown;
                             }[];
+                            /** @description The files of their requests and replies and their uploads not yet attached (entity_* null): what each is, no URL and no content */
+                            attachments: {
+                                id: number;
+                                name: string;
+                                content_type: string;
+                                size: number;
+                                width: number | null;
+                                height: number | null;
+                                created_at: string;
+                                entity_type: string | null;
+                                entity_id: number | null;
+                            }[];
                             /** @description Group memberships */
                             groups: {
                                 [key: string]: unknown;
@@ -5082,7 +5467,19 @@ export interface operations {
                      *           "created_at": "2026-11-22T09:30:00.000Z",
                      *           "updated_at": "2026-11-22T09:30:00.000Z",
                      *           "resolved_at": "2026-11-22T09:30:00.000Z",
-                     *           "replies_count": 1
+                     *           "replies_count": 1,
+                     *           "attachments": [
+                     *             {
+                     *               "id": 1,
+                     *               "name": "Meera Iyer",
+                     *               "content_type": "image/jpeg",
+                     *               "size": 1,
+                     *               "width": 1,
+                     *               "height": 1,
+                     *               "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *               "thumbnail_url": "thumbnail_url"
+                     *             }
+                     *           ]
                      *         }
                      *       ]
                      *     }
@@ -5111,6 +5508,26 @@ export interface operations {
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         }[];
                     };
                 };
@@ -5152,6 +5569,8 @@ export interface operations {
                     leave_from?: string;
                     /** @description Required for type leave; not before leave_from, and at most 366 days from it */
                     leave_to?: string;
+                    /** @description Uploads (POST .../attachments) to attach, in the order they are shown: at most 10, none twice, each of the caller's school and attached to nothing else; through the parent app the parent's own, through the teachers and web apps a staff member's or an admin's. On an update it replaces the item's attachments (`[]` takes them all off, and one taken off is deleted); absent, they stay as they are. */
+                    attachment_ids?: number[];
                 };
             };
         };
@@ -5181,7 +5600,19 @@ export interface operations {
                      *         "created_at": "2026-11-22T09:30:00.000Z",
                      *         "updated_at": "2026-11-22T09:30:00.000Z",
                      *         "resolved_at": "2026-11-22T09:30:00.000Z",
-                     *         "replies_count": 1
+                     *         "replies_count": 1,
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -5209,6 +5640,26 @@ export interface operations {
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         };
                     };
                 };
@@ -5258,6 +5709,18 @@ export interface operations {
                      *         "updated_at": "2026-11-22T09:30:00.000Z",
                      *         "resolved_at": "2026-11-22T09:30:00.000Z",
                      *         "replies_count": 1,
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ],
                      *         "replies": [
                      *           {
                      *             "id": 1,
@@ -5266,7 +5729,19 @@ export interface operations {
                      *             "author_id": 1,
                      *             "author_name": "Meera Iyer",
                      *             "message": "Asha will be away for two days for her cousin's wedding.",
-                     *             "created_at": "2026-11-22T09:30:00.000Z"
+                     *             "created_at": "2026-11-22T09:30:00.000Z",
+                     *             "attachments": [
+                     *               {
+                     *                 "id": 1,
+                     *                 "name": "Meera Iyer",
+                     *                 "content_type": "image/jpeg",
+                     *                 "size": 1,
+                     *                 "width": 1,
+                     *                 "height": 1,
+                     *                 "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *                 "thumbnail_url": "thumbnail_url"
+                     *               }
+                     *             ]
                      *           }
                      *         ]
                      *       }
@@ -5296,6 +5771,26 @@ export interface operations {
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                             /** @description Oldest first */
                             replies: {
                                 id: number;
@@ -5308,6 +5803,26 @@ export interface operations {
                                 message: string;
                                 /** @description ISO 8601 timestamp in UTC */
                                 created_at: string;
+                                /** @description In the order of the item's attachment_ids; [] when none */
+                                attachments: {
+                                    id: number;
+                                    /** @description The file name the uploader gave, without any path */
+                                    name: string;
+                                    /**
+                                     * @description Of the stored file, judged by its content
+                                     * @enum {string}
+                                     */
+                                    content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                    /** @description Bytes of the stored file (an image as rebuilt) */
+                                    size: number;
+                                    /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                    width: number | null;
+                                    height: number | null;
+                                    /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                    url: string;
+                                    /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                    thumbnail_url: string | null;
+                                }[];
                             }[];
                         };
                     };
@@ -5339,6 +5854,8 @@ export interface operations {
                  */
                 "application/json": {
                     message: string;
+                    /** @description Uploads (POST .../attachments) to attach, in the order they are shown: at most 10, none twice, each of the caller's school and attached to nothing else; through the parent app the parent's own, through the teachers and web apps a staff member's or an admin's. On an update it replaces the item's attachments (`[]` takes them all off, and one taken off is deleted); absent, they stay as they are. */
+                    attachment_ids?: number[];
                 };
             };
         };
@@ -5360,7 +5877,19 @@ export interface operations {
                      *         "author_id": 1,
                      *         "author_name": "Meera Iyer",
                      *         "message": "Asha will be away for two days for her cousin's wedding.",
-                     *         "created_at": "2026-11-22T09:30:00.000Z"
+                     *         "created_at": "2026-11-22T09:30:00.000Z",
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -5379,6 +5908,26 @@ export interface operations {
                             message: string;
                             /** @description ISO 8601 timestamp in UTC */
                             created_at: string;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         };
                     };
                 };
@@ -5390,6 +5939,80 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+        };
+    };
+    postParentAppAttachments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One file in the part named `file` (its `filename`, or `filename*`, names the attachment) */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "File uploaded",
+                     *       "data": {
+                     *         "id": 41,
+                     *         "name": "sports-day.jpg",
+                     *         "content_type": "image/jpeg",
+                     *         "size": 482113,
+                     *         "width": 2048,
+                     *         "height": 1536,
+                     *         "url": "https://school.example.org/files/41?exp=1795000000&sig=4f1c…",
+                     *         "thumbnail_url": "https://school.example.org/files/41/thumbnail?exp=1795000000&sig=9a0e…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            /** @description The file name the uploader gave, without any path */
+                            name: string;
+                            /**
+                             * @description Of the stored file, judged by its content
+                             * @enum {string}
+                             */
+                            content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                            /** @description Bytes of the stored file (an image as rebuilt) */
+                            size: number;
+                            /** @description Pixels of the stored image, as displayed; null for a PDF */
+                            width: number | null;
+                            height: number | null;
+                            /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                            url: string;
+                            /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                            thumbnail_url: string | null;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
         };
     };
     getParentAppNotificationPreferences: {
@@ -5842,7 +6465,19 @@ export interface operations {
                      *           "description": "Races, relays and a tug of war on the main ground. Parents are welcome from 8:30.",
                      *           "due_date": "2026-11-25",
                      *           "created_at": "2026-11-22T09:30:00.000Z",
-                     *           "updated_at": "2026-11-22T09:30:00.000Z"
+                     *           "updated_at": "2026-11-22T09:30:00.000Z",
+                     *           "attachments": [
+                     *             {
+                     *               "id": 1,
+                     *               "name": "Meera Iyer",
+                     *               "content_type": "image/jpeg",
+                     *               "size": 1,
+                     *               "width": 1,
+                     *               "height": 1,
+                     *               "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *               "thumbnail_url": "thumbnail_url"
+                     *             }
+                     *           ]
                      *         }
                      *       ]
                      *     }
@@ -5865,6 +6500,26 @@ export interface operations {
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         }[];
                     };
                 };
@@ -5899,6 +6554,8 @@ export interface operations {
                     student_id?: number | null;
                     description?: string | null;
                     due_date?: string | null;
+                    /** @description Uploads (POST .../attachments) to attach, in the order they are shown: at most 10, none twice, each of the caller's school and attached to nothing else; through the parent app the parent's own, through the teachers and web apps a staff member's or an admin's. On an update it replaces the item's attachments (`[]` takes them all off, and one taken off is deleted); absent, they stay as they are. */
+                    attachment_ids?: number[];
                     title: string;
                 };
             };
@@ -5925,7 +6582,19 @@ export interface operations {
                      *         "description": "Races, relays and a tug of war on the main ground. Parents are welcome from 8:30.",
                      *         "due_date": "2026-11-25",
                      *         "created_at": "2026-11-22T09:30:00.000Z",
-                     *         "updated_at": "2026-11-22T09:30:00.000Z"
+                     *         "updated_at": "2026-11-22T09:30:00.000Z",
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -5947,6 +6616,26 @@ export interface operations {
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         };
                     };
                 };
@@ -5983,6 +6672,8 @@ export interface operations {
                     student_id?: number | null;
                     description?: string | null;
                     due_date?: string | null;
+                    /** @description Uploads (POST .../attachments) to attach, in the order they are shown: at most 10, none twice, each of the caller's school and attached to nothing else; through the parent app the parent's own, through the teachers and web apps a staff member's or an admin's. On an update it replaces the item's attachments (`[]` takes them all off, and one taken off is deleted); absent, they stay as they are. */
+                    attachment_ids?: number[];
                     title?: string;
                 };
             };
@@ -6009,7 +6700,19 @@ export interface operations {
                      *         "description": "Races, relays and a tug of war on the main ground. Parents are welcome from 8:30.",
                      *         "due_date": "2026-11-25",
                      *         "created_at": "2026-11-22T09:30:00.000Z",
-                     *         "updated_at": "2026-11-22T09:30:00.000Z"
+                     *         "updated_at": "2026-11-22T09:30:00.000Z",
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -6031,6 +6734,26 @@ export interface operations {
                             created_at: string;
                             /** @description ISO 8601 timestamp in UTC */
                             updated_at: string;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         };
                     };
                 };
@@ -6295,7 +7018,19 @@ export interface operations {
                      *             "editable": true,
                      *             "closed": true,
                      *             "response_count": 1
-                     *           }
+                     *           },
+                     *           "attachments": [
+                     *             {
+                     *               "id": 1,
+                     *               "name": "Meera Iyer",
+                     *               "content_type": "image/jpeg",
+                     *               "size": 1,
+                     *               "width": 1,
+                     *               "height": 1,
+                     *               "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *               "thumbnail_url": "thumbnail_url"
+                     *             }
+                     *           ]
                      *         }
                      *       ]
                      *     }
@@ -6371,6 +7106,26 @@ export interface operations {
                                 closed: boolean;
                                 response_count: number;
                             } | null;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         }[];
                     };
                 };
@@ -6477,6 +7232,8 @@ export interface operations {
                      * @description A future time; the activity stays `scheduled`, hidden from parents, until then
                      */
                     publish_at?: string;
+                    /** @description Uploads (POST .../attachments) to attach, in the order they are shown: at most 10, none twice, each of the caller's school and attached to nothing else; through the parent app the parent's own, through the teachers and web apps a staff member's or an admin's. On an update it replaces the item's attachments (`[]` takes them all off, and one taken off is deleted); absent, they stay as they are. */
+                    attachment_ids?: number[];
                     /** @description Events only: when it starts (an ISO time; all day, also a date YYYY-MM-DD of the school's time zone) */
                     starts_at?: string | null;
                     /** @description Events only, with a starts_at: when it ends, not before it starts */
@@ -6588,7 +7345,19 @@ export interface operations {
                      *           "editable": true,
                      *           "closed": true,
                      *           "response_count": 1
-                     *         }
+                     *         },
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -6663,6 +7432,26 @@ export interface operations {
                                 closed: boolean;
                                 response_count: number;
                             } | null;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         };
                     };
                 };
@@ -6714,6 +7503,8 @@ export interface operations {
                      * @description A future time; the activity stays `scheduled`, hidden from parents, until then
                      */
                     publish_at?: string;
+                    /** @description Uploads (POST .../attachments) to attach, in the order they are shown: at most 10, none twice, each of the caller's school and attached to nothing else; through the parent app the parent's own, through the teachers and web apps a staff member's or an admin's. On an update it replaces the item's attachments (`[]` takes them all off, and one taken off is deleted); absent, they stay as they are. */
+                    attachment_ids?: number[];
                     /** @description Events only: when it starts (an ISO time; all day, also a date YYYY-MM-DD of the school's time zone) */
                     starts_at?: string | null;
                     /** @description Events only, with a starts_at: when it ends, not before it starts */
@@ -6825,7 +7616,19 @@ export interface operations {
                      *           "editable": true,
                      *           "closed": true,
                      *           "response_count": 1
-                     *         }
+                     *         },
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -6900,6 +7703,26 @@ export interface operations {
                                 closed: boolean;
                                 response_count: number;
                             } | null;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         };
                     };
                 };
@@ -7034,7 +7857,19 @@ export interface operations {
                      *             "editable": true,
                      *             "closed": true,
                      *             "response_count": 1
-                     *           }
+                     *           },
+                     *           "attachments": [
+                     *             {
+                     *               "id": 1,
+                     *               "name": "Meera Iyer",
+                     *               "content_type": "image/jpeg",
+                     *               "size": 1,
+                     *               "width": 1,
+                     *               "height": 1,
+                     *               "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *               "thumbnail_url": "thumbnail_url"
+                     *             }
+                     *           ]
                      *         }
                      *       ]
                      *     }
@@ -7102,6 +7937,26 @@ export interface operations {
                                 closed: boolean;
                                 response_count: number;
                             } | null;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         }[];
                     };
                 };
@@ -7155,6 +8010,8 @@ export interface operations {
                      * @description A future time: the notice stays off the parents' board, unpushed, until then
                      */
                     publish_at?: string;
+                    /** @description Uploads (POST .../attachments) to attach, in the order they are shown: at most 10, none twice, each of the caller's school and attached to nothing else; through the parent app the parent's own, through the teachers and web apps a staff member's or an admin's. On an update it replaces the item's attachments (`[]` takes them all off, and one taken off is deleted); absent, they stay as they are. */
+                    attachment_ids?: number[];
                     form?: {
                         /** @description 1 to 50 questions, in the order families see them */
                         questions: {
@@ -7254,7 +8111,19 @@ export interface operations {
                      *           "editable": true,
                      *           "closed": true,
                      *           "response_count": 1
-                     *         }
+                     *         },
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -7321,6 +8190,26 @@ export interface operations {
                                 closed: boolean;
                                 response_count: number;
                             } | null;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         };
                     };
                 };
@@ -7735,7 +8624,19 @@ export interface operations {
                      *             "editable": true,
                      *             "closed": true,
                      *             "response_count": 1
-                     *           }
+                     *           },
+                     *           "attachments": [
+                     *             {
+                     *               "id": 1,
+                     *               "name": "Meera Iyer",
+                     *               "content_type": "image/jpeg",
+                     *               "size": 1,
+                     *               "width": 1,
+                     *               "height": 1,
+                     *               "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *               "thumbnail_url": "thumbnail_url"
+                     *             }
+                     *           ]
                      *         }
                      *       ]
                      *     }
@@ -7811,6 +8712,26 @@ export interface operations {
                                 closed: boolean;
                                 response_count: number;
                             } | null;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         }[];
                     };
                 };
@@ -7934,7 +8855,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
-                     *       "message": "Reminder queued",
+                     *       "message": "Reminder queued: 3 notification record(s) written",
                      *       "data": {
                      *         "queued": 3
                      *       }
@@ -7945,7 +8866,13 @@ export interface operations {
                         success: true;
                         message?: string;
                         data: {
+                            /** @description The notification records written, of every channel */
                             queued: number;
+                            /**
+                             * @description Why nothing was queued: every family has read it, or none of the others can be reached
+                             * @enum {string}
+                             */
+                            reason?: "all_read" | "all_responded" | "unreachable";
                         };
                     };
                 };
@@ -8178,6 +9105,18 @@ export interface operations {
                      *           "updated_at": "2026-11-22T09:30:00.000Z",
                      *           "resolved_at": "2026-11-22T09:30:00.000Z",
                      *           "replies_count": 1,
+                     *           "attachments": [
+                     *             {
+                     *               "id": 1,
+                     *               "name": "Meera Iyer",
+                     *               "content_type": "image/jpeg",
+                     *               "size": 1,
+                     *               "width": 1,
+                     *               "height": 1,
+                     *               "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *               "thumbnail_url": "thumbnail_url"
+                     *             }
+                     *           ],
                      *           "student_name": "Asha Rao",
                      *           "parent_name": "Ravi Rao"
                      *         }
@@ -8208,6 +9147,26 @@ export interface operations {
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                             student_name: string | null;
                             parent_name: string | null;
                         }[];
@@ -8258,6 +9217,18 @@ export interface operations {
                      *         "updated_at": "2026-11-22T09:30:00.000Z",
                      *         "resolved_at": "2026-11-22T09:30:00.000Z",
                      *         "replies_count": 1,
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ],
                      *         "replies": [
                      *           {
                      *             "id": 1,
@@ -8266,7 +9237,19 @@ export interface operations {
                      *             "author_id": 1,
                      *             "author_name": "Meera Iyer",
                      *             "message": "Asha will be away for two days for her cousin's wedding.",
-                     *             "created_at": "2026-11-22T09:30:00.000Z"
+                     *             "created_at": "2026-11-22T09:30:00.000Z",
+                     *             "attachments": [
+                     *               {
+                     *                 "id": 1,
+                     *                 "name": "Meera Iyer",
+                     *                 "content_type": "image/jpeg",
+                     *                 "size": 1,
+                     *                 "width": 1,
+                     *                 "height": 1,
+                     *                 "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *                 "thumbnail_url": "thumbnail_url"
+                     *               }
+                     *             ]
                      *           }
                      *         ]
                      *       }
@@ -8296,6 +9279,26 @@ export interface operations {
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                             /** @description Oldest first */
                             replies: {
                                 id: number;
@@ -8308,6 +9311,26 @@ export interface operations {
                                 message: string;
                                 /** @description ISO 8601 timestamp in UTC */
                                 created_at: string;
+                                /** @description In the order of the item's attachment_ids; [] when none */
+                                attachments: {
+                                    id: number;
+                                    /** @description The file name the uploader gave, without any path */
+                                    name: string;
+                                    /**
+                                     * @description Of the stored file, judged by its content
+                                     * @enum {string}
+                                     */
+                                    content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                    /** @description Bytes of the stored file (an image as rebuilt) */
+                                    size: number;
+                                    /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                    width: number | null;
+                                    height: number | null;
+                                    /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                    url: string;
+                                    /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                    thumbnail_url: string | null;
+                                }[];
                             }[];
                         };
                     };
@@ -8374,7 +9397,19 @@ export interface operations {
                      *         "created_at": "2026-11-22T09:30:00.000Z",
                      *         "updated_at": "2026-11-22T09:30:00.000Z",
                      *         "resolved_at": "2026-11-22T09:30:00.000Z",
-                     *         "replies_count": 1
+                     *         "replies_count": 1,
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -8402,6 +9437,26 @@ export interface operations {
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         };
                     };
                 };
@@ -8434,6 +9489,8 @@ export interface operations {
                  */
                 "application/json": {
                     message: string;
+                    /** @description Uploads (POST .../attachments) to attach, in the order they are shown: at most 10, none twice, each of the caller's school and attached to nothing else; through the parent app the parent's own, through the teachers and web apps a staff member's or an admin's. On an update it replaces the item's attachments (`[]` takes them all off, and one taken off is deleted); absent, they stay as they are. */
+                    attachment_ids?: number[];
                 };
             };
         };
@@ -8455,7 +9512,19 @@ export interface operations {
                      *         "author_id": 1,
                      *         "author_name": "Meera Iyer",
                      *         "message": "Asha will be away for two days for her cousin's wedding.",
-                     *         "created_at": "2026-11-22T09:30:00.000Z"
+                     *         "created_at": "2026-11-22T09:30:00.000Z",
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -8474,6 +9543,26 @@ export interface operations {
                             message: string;
                             /** @description ISO 8601 timestamp in UTC */
                             created_at: string;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         };
                     };
                 };
@@ -8485,6 +9574,80 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+        };
+    };
+    postTeachersAppAttachments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One file in the part named `file` (its `filename`, or `filename*`, names the attachment) */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "File uploaded",
+                     *       "data": {
+                     *         "id": 41,
+                     *         "name": "sports-day.jpg",
+                     *         "content_type": "image/jpeg",
+                     *         "size": 482113,
+                     *         "width": 2048,
+                     *         "height": 1536,
+                     *         "url": "https://school.example.org/files/41?exp=1795000000&sig=4f1c…",
+                     *         "thumbnail_url": "https://school.example.org/files/41/thumbnail?exp=1795000000&sig=9a0e…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            /** @description The file name the uploader gave, without any path */
+                            name: string;
+                            /**
+                             * @description Of the stored file, judged by its content
+                             * @enum {string}
+                             */
+                            content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                            /** @description Bytes of the stored file (an image as rebuilt) */
+                            size: number;
+                            /** @description Pixels of the stored image, as displayed; null for a PDF */
+                            width: number | null;
+                            height: number | null;
+                            /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                            url: string;
+                            /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                            thumbnail_url: string | null;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
         };
     };
     postWebAppSignin: {
@@ -8835,7 +9998,7 @@ export interface operations {
                     email: string;
                     password: string;
                     /** @enum {string} */
-                    role: "super_admin" | "admin" | "it_contact";
+                    role: "admin" | "super_admin" | "it_contact";
                 };
             };
         };
@@ -8908,7 +10071,7 @@ export interface operations {
                     email?: string;
                     password?: string;
                     /** @enum {string} */
-                    role?: "super_admin" | "admin" | "it_contact";
+                    role?: "admin" | "super_admin" | "it_contact";
                 };
             };
         };
@@ -9022,7 +10185,9 @@ export interface operations {
                      *         "id": "greenwood",
                      *         "name": "Greenwood High",
                      *         "status": "active",
-                     *         "timezone": "Asia/Kolkata"
+                     *         "timezone": "Asia/Kolkata",
+                     *         "storage_limit_mb": 5120,
+                     *         "storage_used_mb": 812.47
                      *       }
                      *     }
                      */
@@ -9036,6 +10201,10 @@ export interface operations {
                             /** @enum {string} */
                             status: "active" | "suspended";
                             timezone: string;
+                            /** @description MiB the school's attachments may hold, files and thumbnails together (413 past it) */
+                            storage_limit_mb: number;
+                            /** @description MiB its stored files and thumbnails hold, attached or waiting, to two decimals rounded up */
+                            storage_used_mb: number;
                         };
                     };
                 };
@@ -9063,6 +10232,8 @@ export interface operations {
                     name?: string;
                     /** @description The school's IANA time zone: parents' quiet hours are its local hours */
                     timezone?: string;
+                    /** @description MiB its attachments may hold (files and thumbnails); lowering it below the usage deletes nothing and refuses new uploads */
+                    storage_limit_mb?: number;
                 };
             };
         };
@@ -9082,7 +10253,9 @@ export interface operations {
                      *         "id": "greenwood",
                      *         "name": "Greenwood High",
                      *         "status": "active",
-                     *         "timezone": "Asia/Kolkata"
+                     *         "timezone": "Asia/Kolkata",
+                     *         "storage_limit_mb": 5120,
+                     *         "storage_used_mb": 812.47
                      *       }
                      *     }
                      */
@@ -9096,6 +10269,10 @@ export interface operations {
                             /** @enum {string} */
                             status: "active" | "suspended";
                             timezone: string;
+                            /** @description MiB the school's attachments may hold, files and thumbnails together (413 past it) */
+                            storage_limit_mb: number;
+                            /** @description MiB its stored files and thumbnails hold, attached or waiting, to two decimals rounded up */
+                            storage_used_mb: number;
                         };
                     };
                 };
@@ -10318,7 +11495,19 @@ export interface operations {
                      *               "editable": true,
                      *               "closed": true,
                      *               "response_count": 1
-                     *             }
+                     *             },
+                     *             "attachments": [
+                     *               {
+                     *                 "id": 1,
+                     *                 "name": "Meera Iyer",
+                     *                 "content_type": "image/jpeg",
+                     *                 "size": 1,
+                     *                 "width": 1,
+                     *                 "height": 1,
+                     *                 "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *                 "thumbnail_url": "thumbnail_url"
+                     *               }
+                     *             ]
                      *           }
                      *         ],
                      *         "pagination": {
@@ -10402,6 +11591,26 @@ export interface operations {
                                     closed: boolean;
                                     response_count: number;
                                 } | null;
+                                /** @description In the order of the item's attachment_ids; [] when none */
+                                attachments: {
+                                    id: number;
+                                    /** @description The file name the uploader gave, without any path */
+                                    name: string;
+                                    /**
+                                     * @description Of the stored file, judged by its content
+                                     * @enum {string}
+                                     */
+                                    content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                    /** @description Bytes of the stored file (an image as rebuilt) */
+                                    size: number;
+                                    /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                    width: number | null;
+                                    height: number | null;
+                                    /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                    url: string;
+                                    /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                    thumbnail_url: string | null;
+                                }[];
                             }[];
                             pagination: {
                                 total: number;
@@ -10502,7 +11711,19 @@ export interface operations {
                      *               "editable": true,
                      *               "closed": true,
                      *               "response_count": 1
-                     *             }
+                     *             },
+                     *             "attachments": [
+                     *               {
+                     *                 "id": 1,
+                     *                 "name": "Meera Iyer",
+                     *                 "content_type": "image/jpeg",
+                     *                 "size": 1,
+                     *                 "width": 1,
+                     *                 "height": 1,
+                     *                 "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *                 "thumbnail_url": "thumbnail_url"
+                     *               }
+                     *             ]
                      *           }
                      *         ],
                      *         "count": 1
@@ -10573,6 +11794,26 @@ export interface operations {
                                     closed: boolean;
                                     response_count: number;
                                 } | null;
+                                /** @description In the order of the item's attachment_ids; [] when none */
+                                attachments: {
+                                    id: number;
+                                    /** @description The file name the uploader gave, without any path */
+                                    name: string;
+                                    /**
+                                     * @description Of the stored file, judged by its content
+                                     * @enum {string}
+                                     */
+                                    content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                    /** @description Bytes of the stored file (an image as rebuilt) */
+                                    size: number;
+                                    /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                    width: number | null;
+                                    height: number | null;
+                                    /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                    url: string;
+                                    /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                    thumbnail_url: string | null;
+                                }[];
                             }[];
                             count: number;
                         };
@@ -10629,6 +11870,8 @@ export interface operations {
                      * @description A future time: the notice stays off the parents' board, unpushed, until then
                      */
                     publish_at?: string;
+                    /** @description Uploads (POST .../attachments) to attach, in the order they are shown: at most 10, none twice, each of the caller's school and attached to nothing else; through the parent app the parent's own, through the teachers and web apps a staff member's or an admin's. On an update it replaces the item's attachments (`[]` takes them all off, and one taken off is deleted); absent, they stay as they are. */
+                    attachment_ids?: number[];
                     form?: {
                         /** @description 1 to 50 questions, in the order families see them */
                         questions: {
@@ -10728,7 +11971,19 @@ export interface operations {
                      *           "editable": true,
                      *           "closed": true,
                      *           "response_count": 1
-                     *         }
+                     *         },
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -10795,6 +12050,26 @@ export interface operations {
                                 closed: boolean;
                                 response_count: number;
                             } | null;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         };
                     };
                 };
@@ -10845,6 +12120,8 @@ export interface operations {
                      * @description A future time: the notice stays off the parents' board, unpushed, until then
                      */
                     publish_at?: string;
+                    /** @description Uploads (POST .../attachments) to attach, in the order they are shown: at most 10, none twice, each of the caller's school and attached to nothing else; through the parent app the parent's own, through the teachers and web apps a staff member's or an admin's. On an update it replaces the item's attachments (`[]` takes them all off, and one taken off is deleted); absent, they stay as they are. */
+                    attachment_ids?: number[];
                     form?: {
                         /** @description 1 to 50 questions, in the order families see them */
                         questions: {
@@ -10944,7 +12221,19 @@ export interface operations {
                      *           "editable": true,
                      *           "closed": true,
                      *           "response_count": 1
-                     *         }
+                     *         },
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -11011,6 +12300,26 @@ export interface operations {
                                 closed: boolean;
                                 response_count: number;
                             } | null;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         };
                     };
                 };
@@ -11498,7 +12807,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
-                     *       "message": "Reminder queued",
+                     *       "message": "Reminder queued: 3 notification record(s) written",
                      *       "data": {
                      *         "queued": 3
                      *       }
@@ -11509,7 +12818,13 @@ export interface operations {
                         success: true;
                         message?: string;
                         data: {
+                            /** @description The notification records written, of every channel */
                             queued: number;
+                            /**
+                             * @description Why nothing was queued: every family has read it, or none of the others can be reached
+                             * @enum {string}
+                             */
+                            reason?: "all_read" | "all_responded" | "unreachable";
                         };
                     };
                 };
@@ -11635,7 +12950,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
-                     *       "message": "Reminder queued",
+                     *       "message": "Reminder queued: 3 notification record(s) written",
                      *       "data": {
                      *         "queued": 3
                      *       }
@@ -11646,7 +12961,13 @@ export interface operations {
                         success: true;
                         message?: string;
                         data: {
+                            /** @description The notification records written, of every channel */
                             queued: number;
+                            /**
+                             * @description Why nothing was queued: every family has read it, or none of the others can be reached
+                             * @enum {string}
+                             */
+                            reason?: "all_read" | "all_responded" | "unreachable";
                         };
                     };
                 };
@@ -13196,6 +14517,19 @@ export interface operations {
                      *             "key": {}
                      *           }
                      *         ],
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "content_type",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "created_at": "2026-11-22T09:30:00.000Z",
+                     *             "entity_type": "activity",
+                     *             "entity_id": 1
+                     *           }
+                     *         ],
                      *         "groups": [
                      *           {
                      *             "key": {}
@@ -13265,6 +14599,18 @@ export interface operations {
                             diary: {
                                 [key: string]: unknown;
                             }[];
+                            /** @description The files of their requests and replies and their uploads not yet attached (entity_* null): what each is, no URL and no content */
+                            attachments: {
+                                id: number;
+                                name: string;
+                                content_type: string;
+                                size: number;
+                                width: number | null;
+                                height: number | null;
+                                created_at: string;
+                                entity_type: string | null;
+                                entity_id: number | null;
+                            }[];
                             /** @description Group memberships */
                             groups: {
                                 [key: string]: unknown;
@@ -13333,7 +14679,8 @@ export interface operations {
                      *           "students": 1,
                      *           "parents": 1,
                      *           "comments": 3,
-                     *           "addresses": 2
+                     *           "addresses": 2,
+                     *           "attachments": 1
                      *         }
                      *       }
                      *     }
@@ -13348,6 +14695,7 @@ export interface operations {
                                 parents: number;
                                 comments: number;
                                 addresses: number;
+                                attachments: number;
                             };
                         };
                     };
@@ -13821,6 +15169,10 @@ export interface operations {
                      *         "updated": 0,
                      *         "unchanged": 0,
                      *         "guardians_created": 2,
+                     *         "groups_created": 1,
+                     *         "new_groups": [
+                     *           "Bus 4"
+                     *         ],
                      *         "applied": true,
                      *         "errors": []
                      *       }
@@ -13840,6 +15192,10 @@ export interface operations {
                             updated: number;
                             unchanged: number;
                             guardians_created: number;
+                            /** @description The groups the file names that the school did not have: created, or in a dry run that applying would create */
+                            groups_created: number;
+                            /** @description Their names, sorted */
+                            new_groups: string[];
                             applied: boolean;
                             errors: {
                                 file?: string;
@@ -13902,6 +15258,18 @@ export interface operations {
                      *           "updated_at": "2026-11-22T09:30:00.000Z",
                      *           "resolved_at": "2026-11-22T09:30:00.000Z",
                      *           "replies_count": 1,
+                     *           "attachments": [
+                     *             {
+                     *               "id": 1,
+                     *               "name": "Meera Iyer",
+                     *               "content_type": "image/jpeg",
+                     *               "size": 1,
+                     *               "width": 1,
+                     *               "height": 1,
+                     *               "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *               "thumbnail_url": "thumbnail_url"
+                     *             }
+                     *           ],
                      *           "student_name": "Asha Rao",
                      *           "parent_name": "Ravi Rao"
                      *         }
@@ -13932,6 +15300,26 @@ export interface operations {
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                             student_name: string | null;
                             parent_name: string | null;
                         }[];
@@ -13982,6 +15370,18 @@ export interface operations {
                      *         "updated_at": "2026-11-22T09:30:00.000Z",
                      *         "resolved_at": "2026-11-22T09:30:00.000Z",
                      *         "replies_count": 1,
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ],
                      *         "replies": [
                      *           {
                      *             "id": 1,
@@ -13990,7 +15390,19 @@ export interface operations {
                      *             "author_id": 1,
                      *             "author_name": "Meera Iyer",
                      *             "message": "Asha will be away for two days for her cousin's wedding.",
-                     *             "created_at": "2026-11-22T09:30:00.000Z"
+                     *             "created_at": "2026-11-22T09:30:00.000Z",
+                     *             "attachments": [
+                     *               {
+                     *                 "id": 1,
+                     *                 "name": "Meera Iyer",
+                     *                 "content_type": "image/jpeg",
+                     *                 "size": 1,
+                     *                 "width": 1,
+                     *                 "height": 1,
+                     *                 "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *                 "thumbnail_url": "thumbnail_url"
+                     *               }
+                     *             ]
                      *           }
                      *         ]
                      *       }
@@ -14020,6 +15432,26 @@ export interface operations {
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                             /** @description Oldest first */
                             replies: {
                                 id: number;
@@ -14032,6 +15464,26 @@ export interface operations {
                                 message: string;
                                 /** @description ISO 8601 timestamp in UTC */
                                 created_at: string;
+                                /** @description In the order of the item's attachment_ids; [] when none */
+                                attachments: {
+                                    id: number;
+                                    /** @description The file name the uploader gave, without any path */
+                                    name: string;
+                                    /**
+                                     * @description Of the stored file, judged by its content
+                                     * @enum {string}
+                                     */
+                                    content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                    /** @description Bytes of the stored file (an image as rebuilt) */
+                                    size: number;
+                                    /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                    width: number | null;
+                                    height: number | null;
+                                    /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                    url: string;
+                                    /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                    thumbnail_url: string | null;
+                                }[];
                             }[];
                         };
                     };
@@ -14098,7 +15550,19 @@ export interface operations {
                      *         "created_at": "2026-11-22T09:30:00.000Z",
                      *         "updated_at": "2026-11-22T09:30:00.000Z",
                      *         "resolved_at": "2026-11-22T09:30:00.000Z",
-                     *         "replies_count": 1
+                     *         "replies_count": 1,
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -14126,6 +15590,26 @@ export interface operations {
                             updated_at: string;
                             resolved_at: string | null;
                             replies_count: number;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         };
                     };
                 };
@@ -14158,6 +15642,8 @@ export interface operations {
                  */
                 "application/json": {
                     message: string;
+                    /** @description Uploads (POST .../attachments) to attach, in the order they are shown: at most 10, none twice, each of the caller's school and attached to nothing else; through the parent app the parent's own, through the teachers and web apps a staff member's or an admin's. On an update it replaces the item's attachments (`[]` takes them all off, and one taken off is deleted); absent, they stay as they are. */
+                    attachment_ids?: number[];
                 };
             };
         };
@@ -14179,7 +15665,19 @@ export interface operations {
                      *         "author_id": 1,
                      *         "author_name": "Meera Iyer",
                      *         "message": "Asha will be away for two days for her cousin's wedding.",
-                     *         "created_at": "2026-11-22T09:30:00.000Z"
+                     *         "created_at": "2026-11-22T09:30:00.000Z",
+                     *         "attachments": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Meera Iyer",
+                     *             "content_type": "image/jpeg",
+                     *             "size": 1,
+                     *             "width": 1,
+                     *             "height": 1,
+                     *             "url": "https://school.example.org/set-pin?token=q3Jx9vT2mWb7kLp4sN8dYc",
+                     *             "thumbnail_url": "thumbnail_url"
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -14198,6 +15696,26 @@ export interface operations {
                             message: string;
                             /** @description ISO 8601 timestamp in UTC */
                             created_at: string;
+                            /** @description In the order of the item's attachment_ids; [] when none */
+                            attachments: {
+                                id: number;
+                                /** @description The file name the uploader gave, without any path */
+                                name: string;
+                                /**
+                                 * @description Of the stored file, judged by its content
+                                 * @enum {string}
+                                 */
+                                content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                                /** @description Bytes of the stored file (an image as rebuilt) */
+                                size: number;
+                                /** @description Pixels of the stored image, as displayed; null for a PDF */
+                                width: number | null;
+                                height: number | null;
+                                /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                                url: string;
+                                /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                                thumbnail_url: string | null;
+                            }[];
                         };
                     };
                 };
@@ -14209,6 +15727,80 @@ export interface operations {
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+        };
+    };
+    postWebAppAttachments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One file in the part named `file` (its `filename`, or `filename*`, names the attachment) */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "File uploaded",
+                     *       "data": {
+                     *         "id": 41,
+                     *         "name": "sports-day.jpg",
+                     *         "content_type": "image/jpeg",
+                     *         "size": 482113,
+                     *         "width": 2048,
+                     *         "height": 1536,
+                     *         "url": "https://school.example.org/files/41?exp=1795000000&sig=4f1c…",
+                     *         "thumbnail_url": "https://school.example.org/files/41/thumbnail?exp=1795000000&sig=9a0e…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            /** @description The file name the uploader gave, without any path */
+                            name: string;
+                            /**
+                             * @description Of the stored file, judged by its content
+                             * @enum {string}
+                             */
+                            content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
+                            /** @description Bytes of the stored file (an image as rebuilt) */
+                            size: number;
+                            /** @description Pixels of the stored image, as displayed; null for a PDF */
+                            width: number | null;
+                            height: number | null;
+                            /** @description Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS */
+                            url: string;
+                            /** @description A 400 px still of an image, signed likewise; null for a PDF */
+                            thumbnail_url: string | null;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
         };
     };
     getWebAppNotifications: {
@@ -14355,6 +15947,11 @@ export interface operations {
                      *         "redis": {
                      *           "status": "ok",
                      *           "latency_ms": 1
+                     *         },
+                     *         "storage": {
+                     *           "driver": "local",
+                     *           "status": "ok",
+                     *           "latency_ms": 1
                      *         }
                      *       }
                      *     }
@@ -14389,6 +15986,14 @@ export interface operations {
                             }[];
                             /** @description Only when REDIS_URL is set: degraded (latency_ms null) while Redis does not answer, when rate limits count per instance */
                             redis?: {
+                                /** @enum {string} */
+                                status: "ok" | "degraded";
+                                latency_ms: number | null;
+                            };
+                            /** @description The attachments' store (DATA_DIR/files, or STORAGE_URL's): degraded (latency_ms null) while it does not answer, when uploads and file URLs answer 503 */
+                            storage: {
+                                /** @enum {string} */
+                                driver: "local" | "s3";
                                 /** @enum {string} */
                                 status: "ok" | "degraded";
                                 latency_ms: number | null;
@@ -14485,7 +16090,7 @@ export interface operations {
                 actor_id?: string;
                 /** @description `student.update`, `login.failure`, ... */
                 action?: string;
-                entity_type?: "school" | "admin_user" | "designation" | "grade" | "group" | "staff" | "student" | "parent" | "admission" | "activity" | "noticeboard" | "form" | "form_response" | "write_to" | "comment" | "reaction" | "diary" | "attendance" | "session" | "notification" | "preference" | "webhook" | "import";
+                entity_type?: "school" | "admin_user" | "designation" | "grade" | "group" | "staff" | "student" | "parent" | "admission" | "activity" | "noticeboard" | "form" | "form_response" | "write_to" | "comment" | "reaction" | "diary" | "attendance" | "session" | "notification" | "preference" | "webhook" | "import" | "attachment";
                 entity_id?: string;
                 /** @description Events at or after this time (a date: from its start) */
                 from?: string;
@@ -14559,7 +16164,7 @@ export interface operations {
                                 door: "api" | "console" | "cli" | "job";
                                 action: string;
                                 /** @enum {string} */
-                                entity_type: "school" | "admin_user" | "designation" | "grade" | "group" | "staff" | "student" | "parent" | "admission" | "activity" | "noticeboard" | "form" | "form_response" | "write_to" | "comment" | "reaction" | "diary" | "attendance" | "session" | "notification" | "preference" | "webhook" | "import";
+                                entity_type: "school" | "admin_user" | "designation" | "grade" | "group" | "staff" | "student" | "parent" | "admission" | "activity" | "noticeboard" | "form" | "form_response" | "write_to" | "comment" | "reaction" | "diary" | "attendance" | "session" | "notification" | "preference" | "webhook" | "import" | "attachment";
                                 entity_id: string | null;
                                 /** @description Each changed field as `[before, after]`; secrets read `[redacted]` */
                                 changes: {
@@ -15157,6 +16762,480 @@ export interface operations {
                             code: "SERVICE_UNAVAILABLE";
                         };
                     };
+                };
+            };
+        };
+    };
+    getFilesId: {
+        parameters: {
+            query: {
+                /**
+                 * @description Unix seconds after which the URL stops working
+                 * @example 1795000000
+                 */
+                exp: string;
+                /** @description Lowercase hex HMAC-SHA256 (CONTRACT.md section 25) */
+                sig: string;
+            };
+            header?: {
+                /** @example bytes=0-1023 */
+                Range?: string;
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @example 41 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stored bytes */
+            200: {
+                headers: {
+                    /** @description The stored type */
+                    "Content-Type"?: string;
+                    "Content-Length"?: number;
+                    /** @description `inline` (images and thumbnails) or `attachment` (PDFs), with `filename*=UTF-8''<name>` (RFC 8187) after an ASCII `filename=` */
+                    "Content-Disposition"?: string;
+                    /** @description `private, max-age=<seconds until exp>` */
+                    "Cache-Control"?: string;
+                    /** @description Strong; the same for every URL of the file */
+                    ETag?: string;
+                    "Accept-Ranges"?: "bytes";
+                    "X-Content-Type-Options"?: "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/gif": string;
+                    "image/webp": string;
+                    "application/pdf": string;
+                };
+            };
+            /** @description The bytes of the one range asked for */
+            206: {
+                headers: {
+                    /** @description The stored type */
+                    "Content-Type"?: string;
+                    "Content-Length"?: number;
+                    /** @description `inline` (images and thumbnails) or `attachment` (PDFs), with `filename*=UTF-8''<name>` (RFC 8187) after an ASCII `filename=` */
+                    "Content-Disposition"?: string;
+                    /** @description `private, max-age=<seconds until exp>` */
+                    "Cache-Control"?: string;
+                    /** @description Strong; the same for every URL of the file */
+                    ETag?: string;
+                    "Accept-Ranges"?: "bytes";
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description `bytes a-b/<size>` */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/gif": string;
+                    "image/webp": string;
+                    "application/pdf": string;
+                };
+            };
+            /** @description The ETag sent in If-None-Match: the copy the client holds is current */
+            304: {
+                headers: {
+                    /** @description Strong; the same for every URL of the file */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A missing, changed or expired signature */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such attachment, or it was deleted */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The range lies beyond the end of the file */
+            416: {
+                headers: {
+                    /** @description `bytes *\/<size>` */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The file store did not answer in time */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    headFilesId: {
+        parameters: {
+            query: {
+                /**
+                 * @description Unix seconds after which the URL stops working
+                 * @example 1795000000
+                 */
+                exp: string;
+                /** @description Lowercase hex HMAC-SHA256 (CONTRACT.md section 25) */
+                sig: string;
+            };
+            header?: {
+                /** @example bytes=0-1023 */
+                Range?: string;
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @example 41 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stored bytes */
+            200: {
+                headers: {
+                    /** @description The stored type */
+                    "Content-Type"?: string;
+                    "Content-Length"?: number;
+                    /** @description `inline` (images and thumbnails) or `attachment` (PDFs), with `filename*=UTF-8''<name>` (RFC 8187) after an ASCII `filename=` */
+                    "Content-Disposition"?: string;
+                    /** @description `private, max-age=<seconds until exp>` */
+                    "Cache-Control"?: string;
+                    /** @description Strong; the same for every URL of the file */
+                    ETag?: string;
+                    "Accept-Ranges"?: "bytes";
+                    "X-Content-Type-Options"?: "nosniff";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The bytes of the one range asked for */
+            206: {
+                headers: {
+                    /** @description The stored type */
+                    "Content-Type"?: string;
+                    "Content-Length"?: number;
+                    /** @description `inline` (images and thumbnails) or `attachment` (PDFs), with `filename*=UTF-8''<name>` (RFC 8187) after an ASCII `filename=` */
+                    "Content-Disposition"?: string;
+                    /** @description `private, max-age=<seconds until exp>` */
+                    "Cache-Control"?: string;
+                    /** @description Strong; the same for every URL of the file */
+                    ETag?: string;
+                    "Accept-Ranges"?: "bytes";
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description `bytes a-b/<size>` */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The ETag sent in If-None-Match: the copy the client holds is current */
+            304: {
+                headers: {
+                    /** @description Strong; the same for every URL of the file */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A missing, changed or expired signature */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such attachment, or it was deleted */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The range lies beyond the end of the file */
+            416: {
+                headers: {
+                    /** @description `bytes *\/<size>` */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The file store did not answer in time */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getFilesIdThumbnail: {
+        parameters: {
+            query: {
+                /**
+                 * @description Unix seconds after which the URL stops working
+                 * @example 1795000000
+                 */
+                exp: string;
+                /** @description Lowercase hex HMAC-SHA256 (CONTRACT.md section 25) */
+                sig: string;
+            };
+            header?: {
+                /** @example bytes=0-1023 */
+                Range?: string;
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @example 41 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stored bytes */
+            200: {
+                headers: {
+                    /** @description The stored type */
+                    "Content-Type"?: string;
+                    "Content-Length"?: number;
+                    /** @description `inline` (images and thumbnails) or `attachment` (PDFs), with `filename*=UTF-8''<name>` (RFC 8187) after an ASCII `filename=` */
+                    "Content-Disposition"?: string;
+                    /** @description `private, max-age=<seconds until exp>` */
+                    "Cache-Control"?: string;
+                    /** @description Strong; the same for every URL of the file */
+                    ETag?: string;
+                    "Accept-Ranges"?: "bytes";
+                    "X-Content-Type-Options"?: "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/gif": string;
+                    "image/webp": string;
+                };
+            };
+            /** @description The bytes of the one range asked for */
+            206: {
+                headers: {
+                    /** @description The stored type */
+                    "Content-Type"?: string;
+                    "Content-Length"?: number;
+                    /** @description `inline` (images and thumbnails) or `attachment` (PDFs), with `filename*=UTF-8''<name>` (RFC 8187) after an ASCII `filename=` */
+                    "Content-Disposition"?: string;
+                    /** @description `private, max-age=<seconds until exp>` */
+                    "Cache-Control"?: string;
+                    /** @description Strong; the same for every URL of the file */
+                    ETag?: string;
+                    "Accept-Ranges"?: "bytes";
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description `bytes a-b/<size>` */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/gif": string;
+                    "image/webp": string;
+                };
+            };
+            /** @description The ETag sent in If-None-Match: the copy the client holds is current */
+            304: {
+                headers: {
+                    /** @description Strong; the same for every URL of the file */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A missing, changed or expired signature */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such attachment, or it was deleted */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The range lies beyond the end of the file */
+            416: {
+                headers: {
+                    /** @description `bytes *\/<size>` */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The file store did not answer in time */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    headFilesIdThumbnail: {
+        parameters: {
+            query: {
+                /**
+                 * @description Unix seconds after which the URL stops working
+                 * @example 1795000000
+                 */
+                exp: string;
+                /** @description Lowercase hex HMAC-SHA256 (CONTRACT.md section 25) */
+                sig: string;
+            };
+            header?: {
+                /** @example bytes=0-1023 */
+                Range?: string;
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @example 41 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stored bytes */
+            200: {
+                headers: {
+                    /** @description The stored type */
+                    "Content-Type"?: string;
+                    "Content-Length"?: number;
+                    /** @description `inline` (images and thumbnails) or `attachment` (PDFs), with `filename*=UTF-8''<name>` (RFC 8187) after an ASCII `filename=` */
+                    "Content-Disposition"?: string;
+                    /** @description `private, max-age=<seconds until exp>` */
+                    "Cache-Control"?: string;
+                    /** @description Strong; the same for every URL of the file */
+                    ETag?: string;
+                    "Accept-Ranges"?: "bytes";
+                    "X-Content-Type-Options"?: "nosniff";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The bytes of the one range asked for */
+            206: {
+                headers: {
+                    /** @description The stored type */
+                    "Content-Type"?: string;
+                    "Content-Length"?: number;
+                    /** @description `inline` (images and thumbnails) or `attachment` (PDFs), with `filename*=UTF-8''<name>` (RFC 8187) after an ASCII `filename=` */
+                    "Content-Disposition"?: string;
+                    /** @description `private, max-age=<seconds until exp>` */
+                    "Cache-Control"?: string;
+                    /** @description Strong; the same for every URL of the file */
+                    ETag?: string;
+                    "Accept-Ranges"?: "bytes";
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description `bytes a-b/<size>` */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The ETag sent in If-None-Match: the copy the client holds is current */
+            304: {
+                headers: {
+                    /** @description Strong; the same for every URL of the file */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A missing, changed or expired signature */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such attachment, or it was deleted */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The range lies beyond the end of the file */
+            416: {
+                headers: {
+                    /** @description `bytes *\/<size>` */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The file store did not answer in time */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

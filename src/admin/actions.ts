@@ -1,5 +1,5 @@
 import {
-  AppError as ConsoleAppError, ForbiddenError, NotFoundError, ValidationError,
+  AppError as ConsoleAppError, NotFoundError,
   type Action, type ActionContext, type ActionRequest, type ActionResponse, type BaseRecord, type RecordActionResponse,
 } from 'adminjs';
 import type { AppContext, Principal } from '../context.js';
@@ -7,22 +7,10 @@ import { AppError, fieldError } from '../errors.js';
 import { School } from '../models/index.js';
 import { allows, type RoleAccess } from './access.js';
 import { consoleActor, isPlatformAdmin, principalFor, type ConsoleAdmin } from './auth.js';
+import { consoleError } from './console-errors.js';
 import { consoleAdminOf } from './scoped-resource.js';
 import { formInput, type Fields } from './form-input.js';
 import { actingAs } from '../services/audit/context.js';
-
-/** A service's AppError as AdminJS shows it: field errors on the form, anything else as a notice; never a crash. */
-export function consoleError(err: unknown): Error {
-  if (!(err instanceof AppError)) return err as Error;
-  if (err.code === 'NOT_FOUND') return new NotFoundError(err.message, 'Action#handler');
-  if (err.code === 'FORBIDDEN') return new ForbiddenError(err.message);
-  const fields = (Array.isArray(err.details) ? err.details : []) as Array<{ field: string; message: string }>;
-  if (fields.length > 0) {
-    const errors = Object.fromEntries(fields.map((d) => [d.field.split('.')[0], { message: d.message, type: err.code }]));
-    return new ValidationError(errors, { message: err.message, type: err.code });
-  }
-  return new ConsoleAppError(err.message);
-}
 
 type Handler<T extends ActionResponse> = (request: ActionRequest, context: ActionContext, admin: ConsoleAdmin) => Promise<T>;
 
@@ -33,7 +21,7 @@ export function run<T extends ActionResponse>(handler: Handler<T>) {
     try {
       return await actingAs(consoleActor(admin), () => handler(request, context, admin));
     } catch (err) {
-      throw consoleError(err);
+      throw consoleError(err, context);
     }
   };
 }
@@ -48,12 +36,19 @@ export const recordPrincipal = (admin: ConsoleAdmin, record: BaseRecord, schoolC
 export interface ServiceActions {
   /** The editable fields (the new and edit forms) and how each is read. */
   fields?: Fields;
-  /** `notice`, when given, replaces the success notice: what the admin must see once (a new webhook's secret). */
-  create?: (ctx: AppContext, principal: Principal, input: Record<string, unknown>) => Promise<{ id: number | string; notice?: string }>;
+  /** `secret`, when given, is shown once on the New page (a new webhook's signing secret, a new guardian's set-up link). */
+  create?: (ctx: AppContext, principal: Principal, input: Record<string, unknown>) => Promise<{ id: number | string; secret?: OneTimeSecret }>;
+  /**
+   * The New page as the console's own form (NewWithSecret): needed where `create` may answer a secret;
+   * `properties` when it differs from the edit form, `defaults` and `choices` a new record's starting values and the ones it may take.
+   */
+  newForm?: { properties?: string[]; defaults?: Record<string, string>; choices?: Record<string, readonly string[]> };
   /** For the schools themselves, which the operator creates outside any school. */
   createSchool?: (ctx: AppContext, input: Record<string, unknown>) => Promise<{ id: number | string }>;
   update?: (ctx: AppContext, principal: Principal, id: number, changes: Record<string, unknown>) => Promise<unknown>;
   remove?: (ctx: AppContext, principal: Principal, id: number) => Promise<unknown>;
+  /** The list's quick search box (QuickSearchList), and what it says it looks in. */
+  quickSearch?: { hint: string };
   /** Labels the success notices. */
   noun: string;
   schoolColumn?: 'school_id' | 'id';
@@ -86,22 +81,24 @@ export function serviceActions(ctx: AppContext, access: RoleAccess, spec: Servic
   };
 
   return {
-    list: { isAccessible: canRead },
+    list: { isAccessible: canRead, ...(spec.quickSearch ? { component: 'QuickSearchList', custom: { searchHint: spec.quickSearch.hint } } : {}) },
     search: { isAccessible: canRead },
     show: { isAccessible: canRead },
     new: {
+      ...(spec.newForm ? { component: 'NewWithSecret', custom: spec.newForm } : {}),
       isAccessible: (c) => !!(spec.create || (spec.createSchool && isPlatformAdmin(c.currentAdmin as ConsoleAdmin))) && canWrite(c),
       handler: run<RecordActionResponse>(async (request, context, admin) => {
         if (request.method !== 'post') throw new ConsoleAppError('Submit the form to create a record');
         const input = formInput(request.payload, fields);
-        const created: { id: number | string; notice?: string } = spec.createSchool
+        const created: { id: number | string; secret?: OneTimeSecret } = spec.createSchool
           ? await spec.createSchool(ctx, input)
           : await spec.create!(ctx, await creatorPrincipal(admin, request.payload), input);
         const record = await reload(context, created.id);
         return {
           record: record.toJSON(context.currentAdmin),
           redirectUrl: context.h.recordActionUrl({ resourceId: resourceId(context), recordId: String(created.id), actionName: 'show' }),
-          notice: created.notice ? { message: created.notice, type: 'info' } : { message: `${spec.noun} created`, type: 'success' },
+          notice: { message: `${spec.noun} created`, type: 'success' },
+          ...(created.secret ? { secret: created.secret } : {}),
         };
       }),
     },
@@ -200,6 +197,69 @@ export function recordAction(access: RoleAccess, spec: RecordActionSpec): Partia
         redirectUrl: context.h.recordActionUrl({ resourceId: resourceId(context), recordId: String(record.id()), actionName: 'show' }),
         notice: { type: 'success', ...notice },
       };
+    }),
+  };
+}
+
+/** A value shown once, in the action's answer only: never in a notice, a URL, a record's params or a log line. */
+export interface OneTimeSecret {
+  label: string;
+  value: string;
+}
+
+/** A field of a form action's page: typed text, a text area, or a pick among the school's records (its id is sent). */
+export interface ActionField {
+  name: string;
+  label: string;
+  hint?: string;
+  required?: boolean;
+  type?: 'text' | 'textarea' | 'pick';
+  inputMode?: 'numeric' | 'text';
+  /** The record's param the field starts with (an Assign page starts with who is assigned now). */
+  initial?: string;
+  /** For a pick: the resource listed (as the admin may read it), its filters, the param that names a record, and the empty choice. */
+  pick?: { resource: string; label: string; filters?: Record<string, string>; none?: string };
+}
+
+export interface FormActionSpec {
+  allowed: (admin: ConsoleAdmin) => boolean;
+  appliesTo?: (record: BaseRecord) => boolean;
+  icon: string;
+  variant?: 'danger' | 'primary' | 'default';
+  /** What the action does, said on its page before the admin runs it. */
+  intro: string;
+  /** The button that runs it. */
+  button: string;
+  fields?: ActionField[];
+  perform: (principal: Principal, record: BaseRecord, input: Record<string, string>) => Promise<{ message: string; secret?: OneTimeSecret }>;
+}
+
+/**
+ * A record action on a page of its own (the ActionForm component): its fields, then the service.
+ * Its answer may carry a one-time secret, which the page shows with a Copy button until closed.
+ */
+export function formAction(access: RoleAccess, spec: FormActionSpec): Partial<Action<ActionResponse>> {
+  const permitted = (context: ActionContext) => {
+    const admin = context.currentAdmin as ConsoleAdmin | undefined;
+    return !!admin && allows(access, admin, 'write') && spec.allowed(admin);
+  };
+  return {
+    actionType: 'record',
+    component: 'ActionForm',
+    icon: spec.icon,
+    variant: spec.variant,
+    custom: { intro: spec.intro, button: spec.button, fields: spec.fields ?? [], danger: spec.variant === 'danger' },
+    isAccessible: permitted,
+    isVisible: (context) => permitted(context) && (!context.record || !spec.appliesTo || spec.appliesTo(context.record)),
+    handler: run(async (request, context, admin) => {
+      const record = context.record!;
+      if (request.method !== 'post') return { record: record.toJSON(context.currentAdmin) };
+      if (spec.appliesTo && !spec.appliesTo(record)) throw new ConsoleAppError('This action does not apply to the record as it is now');
+      const payload = (request.payload ?? {}) as Record<string, unknown>;
+      const input = Object.fromEntries((spec.fields ?? []).map((f) => [f.name, String(payload[f.name] ?? '').trim()]));
+      const { message, secret } = await spec.perform(recordPrincipal(admin, record), record, input);
+      const fresh = (await context.resource.findOne(record.id() as never, context)) ?? record;
+      return { record: fresh.toJSON(context.currentAdmin), notice: { message, type: 'success' }, ...(secret ? { secret } : {}) };
     }),
   };
 }

@@ -1,13 +1,16 @@
 import type { LocaleTranslations } from 'adminjs';
+import { inWords } from './labels/words.js';
+import { resourceLabels } from './locale-resources.js';
+import { menu } from './resources/menu.js';
 
-/** The words a school office uses, rather than table and column names. */
+/** The words a school office uses, rather than table and column names: for every resource. */
 const properties: Record<string, string> = {
   id: 'ID',
   school_id: 'School',
   created_at: 'Created',
   updated_at: 'Last changed',
   name: 'Name',
-  email: 'Email',
+  email: 'E-mail',
   phone_no: 'Phone',
   status: 'Status',
   rbac: 'Permissions',
@@ -21,64 +24,70 @@ const properties: Record<string, string> = {
   parent_id: 'Parent',
   staff_id: 'Staff member',
   deleted_status: 'Deleted',
-  entity_type: 'On',
+  entity_type: 'Kind of item',
   entity_id: 'Item ID',
+  item: 'Item',
+  title: 'Title',
+  description: 'Description',
+  message: 'Message',
+  grade: 'Grade',
+  audience: 'For',
+  audience_grades: 'Grades',
+  audience_groups: 'Groups',
+  audience_students: 'Students',
+  publish_at: 'Publish at',
+  published_at: 'Published',
+  is_urgent: 'Urgent',
+  is_important: 'Important',
 };
 
-const resources: LocaleTranslations['resources'] = {
-  students: {
-    properties: {
-      student_full_name: 'Full name', roll_no: 'Roll number', grade: 'Grade', gender: 'Gender', date_of_birth: 'Date of birth',
-      blood_group: 'Blood group', phone_no: "Guardian's phone",
-    },
-    actions: { import: 'Import', archive: 'Archive', restore: 'Restore', resetParentPin: 'Reset parent PIN' },
-  },
-  parents: {
-    properties: { father_name: "Father's name", mother_name: "Mother's name", pin_setup_expires_at: 'PIN set-up link expires' },
-    actions: { testPush: 'Send test push' },
-  },
-  staff: { properties: { designation: 'Designation' }, actions: { import: 'Import', archive: 'Archive', restore: 'Restore', resetPin: 'Reset PIN', testPush: 'Send test push' } },
-  designations: {},
-  notices: {
-    properties: { notice_title: 'Title', notice_type: 'Type', is_important: 'Important', notice_desc: 'Text', created_by_type: 'Posted by', created_by_id: 'Posted by (ID)', notice_deleted: 'Deleted' },
-    actions: { reach: 'Reach', remind: 'Remind unread' },
-  },
-  activities: { properties: { title: 'Title', activity_type: 'Type', description: 'Description', staff_id: 'Author' }, actions: { reach: 'Reach', remind: 'Remind unread' } },
-  write_to_requests: {
-    properties: {
-      subject: 'Subject', type: 'Kind', message: 'Message', assigned_staff_id: 'Assigned to', leave_from: 'Leave from', leave_to: 'Leave to',
-      replies_count: 'Replies', resolved_at: 'Resolved',
-    },
-    actions: { resolve: 'Resolve', replies: 'Replies' },
-  },
-  write_to_replies: { properties: { write_to_id: 'Request', author_type: 'From', author_id: 'Author ID', author_name: 'Author', message: 'Message', created_at: 'Sent' } },
-  comments: { properties: { content: 'Comment' } },
-  reactions: { properties: { reaction_type: 'Reaction' } },
-  diary_entries: { properties: { title: 'Title', grade: 'Grade', due_date: 'Due', description: 'Details', staff_id: 'Teacher' } },
-  attendance: { properties: { date: 'Date', marked_by_staff_id: 'Marked by' } },
-  grades: { properties: { name: 'Grade', class_teacher_id: 'Class teacher', sort_order: 'Order' } },
-  admin_users: { properties: { role: 'Role', password: 'Password' } },
-  schools: {
-    properties: { id: 'School ID', school_code: 'School ID', admin_name: "First admin's name", admin_email: "First admin's email", admin_password: "First admin's password" },
-    actions: { suspend: 'Suspend', resume: 'Resume' },
-  },
-  student_groups: { properties: { name: 'Group', description: 'Description', deleted_key: 'Deleted' } },
-  group_members: { properties: { group_id: 'Group', student_id: 'Student' } },
-  school_settings: { properties: { id: 'School ID', name: 'Name', timezone: 'Time zone', status: 'Status' } },
-  sessions: {
-    properties: {
-      user_type: 'Account type', user_id: 'Account ID', device_id: 'Device ID', device_name: 'Device', user_agent: 'Browser / app', ip: 'IP address',
-      last_seen_at: 'Last seen', expires_at: 'Expires', active: 'Active', revoked_at: 'Ended', created_at: 'Signed in',
-    },
-    actions: { revoke: 'End session', testPush: 'Send test push' },
-  },
-  notifications: {
-    properties: {
-      event: 'Event', channel: 'Channel', target_type: 'Recipient type', target_id: 'Recipient ID', title: 'Title', body: 'Message', attempts: 'Attempts',
-      last_error: 'Last error', deliver_after: 'Held until (quiet hours)', next_attempt_at: 'Next attempt', sent_at: 'Sent',
-    },
-  },
+/**
+ * AdminJS's own messages, each a whole sentence with nothing left to fill in: the console shows
+ * them as they are, and a message with a {{placeholder}} AdminJS did not fill would show the braces.
+ */
+const messages: Record<string, string> = {
+  successfullyBulkDeleted: 'The chosen records were deleted.',
+  successfullyBulkDeleted_plural: 'The chosen records were deleted.',
+  successfullyDeleted: 'The record was deleted.',
+  successfullyUpdated: 'Your changes were saved.',
+  thereWereValidationErrors: 'Some fields need your attention: see the messages under them.',
+  forbiddenError: 'You are not allowed to do this. Ask a super admin of your school if you need it.',
+  anyForbiddenError: 'You are not allowed to do this. Ask a super admin of your school if you need it.',
+  successfullyCreated: 'The record was created.',
+  bulkDeleteError: 'Some of the chosen records could not be deleted.',
+  errorFetchingRecords: 'The list could not be loaded. Reload the page to try again.',
+  errorFetchingRecord: 'The record could not be loaded. Reload the page to try again.',
+  noRecordsSelected: 'Choose at least one record first.',
+  theseRecordsWillBeRemoved: 'This record will be deleted:',
+  theseRecordsWillBeRemoved_plural: 'These records will be deleted:',
+  pickSomeFirstToRemove: 'Choose the records to delete first.',
+  error404Resource: 'There is no such list in this console.',
+  error404Action: 'There is no such action here, or you are not allowed to use it.',
+  error404Record: 'This record does not exist, or it is not one of your school\'s.',
+  seeConsoleForMore: 'If it happens again, tell your school\'s IT contact.',
+  noActionComponent: 'This action has no page.',
+  noRecordsInResource: 'Nothing here yet, or nothing matches the search and filters.',
+  noRecords: 'Nothing to show',
+  confirmDelete: 'Delete this record?',
+  invalidCredentials: 'Wrong e-mail or password.',
+  keyPlaceholder: 'Name',
+  valuePlaceholder: 'Value',
+  initialKey: 'New entry',
+  keyInUse: 'Each name can be used once.',
+  keyValuePropertyDefaultDescription: 'Each value is kept as text, under a name used once.',
+  pageNotFound_title: 'Page not found',
+  pageNotFound_subtitle: 'There is no such page in this console.',
+  componentNotFound_title: 'Nothing to show',
+  componentNotFound_subtitle: 'This page has nothing to show yet.',
 };
+
+const buttons: Record<string, string> = {
+  save: 'Save', addNewItem: 'Add another', filter: 'Filter', filterActive: 'Filter (on)', applyChanges: 'Apply', resetFilter: 'Clear',
+  confirmRemovalMany: 'Delete the chosen records', confirmRemovalMany_plural: 'Delete the chosen records', logout: 'Sign out', login: 'Sign in',
+  seeTheDocumentation: 'See the documentation', createFirstRecord: 'Add the first one', cancel: 'Cancel', confirm: 'Confirm', contactUs: 'Contact us',
+};
+
+const actions: Record<string, string> = { new: 'New', edit: 'Edit', show: 'Details', delete: 'Delete', bulkDelete: 'Delete the chosen', list: 'All' };
 
 export const consoleLocale = {
   language: 'en',
@@ -86,14 +95,34 @@ export const consoleLocale = {
   translations: {
     en: {
       labels: {
-        students: 'Students', parents: 'Parents', staff: 'Staff', designations: 'Designations', notices: 'Notices', activities: 'Activities',
-        write_to_requests: 'Write-to requests', write_to_replies: 'Write-to replies', comments: 'Comments', reactions: 'Reactions',
-        diary_entries: 'Diary entries', attendance: 'Attendance', grades: 'Grades', admin_users: 'Admin users', schools: 'Schools', school_settings: 'School settings', student_groups: 'Groups', group_members: 'Group members',
-        sessions: 'Sessions (signed-in devices)', notifications: 'Notifications', navigation: 'Menu', dashboard: 'Overview',
+        ...Object.fromEntries(Object.entries(resourceLabels).map(([id, r]) => [id, r.label])),
+        ...Object.fromEntries(Object.values(menu).map((group) => [group.name, group.name])),
+        navigation: 'Menu', dashboard: 'Overview', pages: 'Pages', filters: 'Filters', selectedRecords: 'Chosen', adminVersion: 'Console', appVersion: 'Version',
       },
       properties,
-      resources,
-      components: { Login: { welcomeHeader: 'School platform', welcomeMessage: 'Sign in with your admin email and password.' } },
-    },
+      // A list's heading is its resource's name.
+      resources: Object.fromEntries(Object.entries(resourceLabels).map(([id, r]) => [id, { properties: r.properties ?? {}, actions: { list: r.label, ...r.actions } }])),
+      messages,
+      buttons,
+      actions,
+      components: {
+        Login: { welcomeHeader: 'School platform', welcomeMessage: 'Sign in with your admin e-mail and password.', properties: { email: 'E-mail', password: 'Password' }, loginButton: 'Sign in' },
+        DropZone: {
+          placeholder: 'Drop a file here, or click to choose one', acceptedSize: 'The file is too big for this field.', acceptedType: 'This kind of file is not taken here.',
+          unsupportedSize: 'The file is too big.', unsupportedType: 'This kind of file is not taken here.',
+        },
+      },
+    } satisfies LocaleTranslations,
   },
 };
+
+/** Whether the console has words of its own for a field (the resource's, or the common ones). */
+export const hasLabel = (resource: string, field: string): boolean => !!(resourceLabels[resource]?.properties?.[field] ?? properties[field]);
+
+/** A field's label as the console's forms name it (the resource's own, else the common one), else the field in words. */
+export function fieldLabel(resource: string | null, field: string, parent?: string): string {
+  const label = (resource ? resourceLabels[resource]?.properties?.[field] : undefined) ?? properties[field];
+  if (label) return label;
+  const last = field.slice(field.lastIndexOf('.') + 1);
+  return parent ? `${parent}: ${inWords(last)}` : inWords(field);
+}

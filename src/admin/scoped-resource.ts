@@ -14,9 +14,24 @@ export interface ScopeSpec {
   resourceId?: string;
   /** Fields shown as `text` on the rows where `applies` holds (and never filtered on or sorted by). */
   conceal?: { fields: readonly string[]; applies: (row: Record<string, unknown>) => boolean; text: string };
-  /** Adds values kept outside the row (an item's audience) to the rows read, in one go per read. */
-  enrich?: (rows: Array<Record<string, unknown>>) => Promise<void>;
+  /** Add values kept outside the row (an item's audience, the names of what it points at) to the rows read, each in one go per read. */
+  enrich?: Enricher[];
+  /** What the list's quick search box (the filter `q`) looks in: a case-insensitive part of any of these columns, or a term of its own. */
+  quickSearch?: Array<string | QuickSearchTerm>;
 }
+
+/** A quick search that is not one column of the row (a notification's recipient by name). */
+export interface QuickSearchTerm {
+  label: string;
+  /** The condition for the lowercased words typed; they are given as typed, so the term escapes them. */
+  where: (words: string) => WhereOptions;
+}
+
+/**
+ * Adds values to the rows read for an admin: `detail` is true when one record is read for its page
+ * (show, edit, a record action), so what only a page shows is read only then.
+ */
+export type Enricher = (rows: Array<Record<string, unknown>>, admin: ConsoleAdmin, detail: boolean) => Promise<void>;
 
 type FindOptions = { limit?: number; offset?: number; sort?: { sortBy?: string; direction?: 'asc' | 'desc' } };
 
@@ -65,11 +80,11 @@ export class ScopedResource extends SequelizeResource {
   }
 
   /** Rows read for AdminJS, with the concealed fields replaced where they apply and the enrichment added. */
-  private async records(rows: Model[]): Promise<BaseRecord[]> {
+  private async records(rows: Model[], context: ActionContext | undefined, detail: boolean): Promise<BaseRecord[]> {
     const all = rows.map((row) => row.toJSON() as Record<string, unknown>);
     const conceal = this.spec.conceal;
     for (const params of all) if (conceal?.applies(params)) for (const field of conceal.fields) if (params[field] != null) params[field] = conceal.text;
-    if (this.spec.enrich && all.length) await this.spec.enrich(all);
+    if (all.length) for (const enrich of this.spec.enrich ?? []) await enrich(all, consoleAdminOf(context), detail);
     return all.map((params) => new BaseRecord(params, this));
   }
 
@@ -98,7 +113,10 @@ export class ScopedResource extends SequelizeResource {
     let deleted: 'hide' | 'only' = 'hide';
     for (const element of Object.values(filter?.filters ?? {})) {
       const property = element.property;
-      if (!property) continue;
+      if (!property) {
+        if (element.path === 'q') where.push(...this.quickSearch(String(element.value ?? '')));
+        continue;
+      }
       const name = property.name();
       if (this.concealed(name)) continue;
       const value = element.value;
@@ -125,13 +143,25 @@ export class ScopedResource extends SequelizeResource {
         const n = Number(text);
         // A non-number matches nothing rather than everything.
         where.push(Number.isFinite(n) ? { [name]: n } : Sequelize.literal('1 = 0'));
-      } else if (decorated?.availableValues() || property.isId()) {
+      } else if (decorated?.availableValues()) {
+        // Several values of the list at once (the dashboard's open requests: open or in progress).
+        const allowed = decorated.availableValues()!.map((v) => String(v.value));
+        const values = text.split(',');
+        where.push(values.length > 1 && values.every((v) => allowed.includes(v)) ? { [name]: { [Op.in]: values } } : { [name]: text });
+      } else if (property.isId()) {
         where.push({ [name]: text });
       } else if (text !== '') {
         where.push(Sequelize.where(Sequelize.fn('instr', Sequelize.fn('lower', Sequelize.col(name)), text.toLowerCase()), Op.gt, 0));
       }
     }
     return { where, deleted };
+  }
+
+  private quickSearch(text: string): WhereOptions[] {
+    const words = text.trim().toLowerCase();
+    const terms = this.spec.quickSearch ?? [];
+    if (!words || !terms.length) return [];
+    return [{ [Op.or]: terms.map((t) => (typeof t === 'string' ? Sequelize.where(Sequelize.fn('instr', Sequelize.fn('lower', Sequelize.col(t)), words), Op.gt, 0) : t.where(words))) }];
   }
 
   private order(sort: FindOptions['sort']): Order {
@@ -158,7 +188,7 @@ export class ScopedResource extends SequelizeResource {
       offset: Math.max(Number(options.offset) || 0, 0),
       order: this.order(options.sort),
     });
-    return this.records(rows);
+    return this.records(rows, context, false);
   }
 
   private byIds(ids: Array<string | number>, context: ActionContext | undefined): WhereOptions {
@@ -169,12 +199,12 @@ export class ScopedResource extends SequelizeResource {
 
   override async findOne(id: string | number, context?: ActionContext): Promise<BaseRecord | null> {
     const row = await this.model.findOne({ where: this.byIds([id], context), attributes: this.attributes() });
-    return row ? (await this.records([row]))[0]! : null;
+    return row ? (await this.records([row], context, true))[0]! : null;
   }
 
   override async findMany(ids: Array<string | number>, context?: ActionContext): Promise<BaseRecord[]> {
     const rows = await this.model.findAll({ where: this.byIds(ids, context), attributes: this.attributes() });
-    return this.records(rows);
+    return this.records(rows, context, false);
   }
 
   override async findById(id: string | number): Promise<never> {

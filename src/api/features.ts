@@ -1,5 +1,6 @@
 import { registerActivityRoutes } from './activities/activities.routes.js';
 import { registerAdminRoutes } from './admins/admins.routes.js';
+import { registerAttachmentRoutes } from './attachments/attachments.routes.js';
 import { registerAuditRoutes } from './audit/audit.routes.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
 import { registerCalendarRoutes } from './calendar/calendar.routes.js';
@@ -43,6 +44,7 @@ export const features: Array<(r: Routers) => void> = [
   registerGroupRoutes,
   registerImportRoutes,
   registerWriteToRoutes,
+  registerAttachmentRoutes,
   registerNotificationRoutes,
   registerDiagnosticsRoutes,
   registerAuditRoutes,

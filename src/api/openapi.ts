@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { openApiDocumentRoute } from './docs/docs.js';
+import { fileRoutes } from './files/files.routes.js';
 import { healthRoutes } from './health/health.routes.js';
 import { exampleOf, type JsonSchema } from './openapi-examples.js';
 import type { AppName, Method, RegisteredRoute } from './route.js';
@@ -9,12 +10,22 @@ import type { AppName, Method, RegisteredRoute } from './route.js';
  * so each response is described whole; the descriptor lives beside the handler it documents.
  */
 export interface ServiceRoute {
-  method: Method;
+  method: Method | 'head';
   path: string;
   summary: string;
   description: string;
-  responses: Record<number, { description: string; schema: z.ZodType; example?: unknown }>;
+  /** OpenAPI parameter objects, as the route reads them (path, query, header). */
+  parameters?: object[];
+  /**
+   * A JSON body described by its schema; or, for a route that answers bytes, its content types and
+   * headers as OpenAPI writes them, or the contract's error body (`error`).
+   */
+  responses: Record<number, ServiceResponse>;
 }
+
+type ServiceResponse =
+  | { description: string; schema: z.ZodType; example?: unknown }
+  | { description: string; content?: Record<string, object>; headers?: Record<string, object>; error?: true };
 
 const tagOf: Record<AppName, string> = { 'parent-app': 'Parent app', 'teachers-app': 'Teachers app', 'web-app': 'Web admin app' };
 
@@ -25,7 +36,8 @@ const loginOf: Record<AppName, { user: string; login: string }> = {
 };
 
 const errorCodes = [
-  'BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE', 'UNPROCESSABLE', 'TOO_MANY_REQUESTS', 'SERVER_ERROR', 'SERVICE_UNAVAILABLE',
+  'BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'RANGE_NOT_SATISFIABLE', 'UNPROCESSABLE',
+  'TOO_MANY_REQUESTS', 'SERVER_ERROR', 'SERVICE_UNAVAILABLE',
 ];
 
 /** The shared error responses, each with the body a client would really see. */
@@ -45,13 +57,25 @@ const errorResponses: Record<number, { description: string; code: string; messag
     description: 'A duplicate, or a transition the current state forbids',
     code: 'CONFLICT', message: 'A record with this phone number already exists', details: [{ field: 'phone_no', message: 'already exists' }],
   },
-  413: { description: 'The body is larger than 1 MiB (20 MiB for a roster import)', code: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than 1 MiB' },
+  413: {
+    description: 'The body is larger than 1 MiB (20 MiB for a roster import); an uploaded file over 20 MiB, or past the school\'s storage limit or a parent\'s 100 MiB of uploads not yet attached',
+    code: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than 1 MiB',
+  },
+  415: {
+    description: 'An uploaded file whose content is not a JPEG, PNG, GIF or WebP image or a PDF; `error.details` names `file`',
+    code: 'UNSUPPORTED_MEDIA_TYPE', message: 'The file is not a JPEG, PNG, GIF or WebP image or a PDF',
+    details: [{ field: 'file', message: 'must be a JPEG, PNG, GIF or WebP image or a PDF (judged by its content)' }],
+  },
   422: {
     description: 'An all-or-nothing roster import had invalid rows and wrote nothing: `error.details` lists each row error, `data` is the whole report',
     code: 'UNPROCESSABLE', message: 'The file has 1 invalid row(s); nothing was imported',
     details: [{ line: 3, field: 'grade', message: '"13" is not one of the school\'s grades' }],
   },
   429: { description: 'Rate limit or login lock-out; wait the seconds in Retry-After', code: 'TOO_MANY_REQUESTS', message: 'Too many requests; try again later' },
+  503: {
+    description: 'A dependency did not answer in time (the database, or the file store for a route that reads or writes files); wait the seconds in Retry-After',
+    code: 'SERVICE_UNAVAILABLE', message: 'The file store is not answering; try again shortly',
+  },
 };
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
@@ -114,7 +138,7 @@ function apiOperation({ app, method, path, spec }: RegisteredRoute) {
   const statuses = new Set<number>([
     ...(auth ? [401, 403] : []),
     ...(spec.body || spec.query || spec.params ? [400] : []),
-    ...(spec.body || spec.upload ? [413] : []),
+    ...(spec.body || spec.upload || spec.multipart ? [413] : []),
     ...(spec.rateLimited === false ? [] : [429]),
     ...(spec.errors ?? []),
   ].filter((s) => !(s in produced)));
@@ -150,6 +174,19 @@ function apiOperation({ app, method, path, spec }: RegisteredRoute) {
           },
         }
       : {}),
+    ...(spec.multipart
+      ? {
+          requestBody: {
+            required: true,
+            description: spec.multipart.description,
+            content: {
+              'multipart/form-data': {
+                schema: { type: 'object', required: [spec.multipart.field], properties: { [spec.multipart.field]: { type: 'string', format: 'binary' } } },
+              },
+            },
+          },
+        }
+      : {}),
     responses: {
       [success]: spec.produces
         ? {
@@ -170,6 +207,18 @@ function apiOperation({ app, method, path, spec }: RegisteredRoute) {
   };
 }
 
+function serviceResponse(r: ServiceResponse) {
+  if ('schema' in r) {
+    const schema = jsonSchema(r.schema, 'output');
+    return { description: r.description, content: { 'application/json': { schema, example: r.example ?? exampleOf(schema) } } };
+  }
+  return {
+    description: r.description,
+    ...(r.headers ? { headers: r.headers } : {}),
+    ...(r.error ? { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } : r.content ? { content: r.content } : {}),
+  };
+}
+
 function serviceOperation(route: ServiceRoute) {
   return {
     tags: ['Service'],
@@ -177,12 +226,8 @@ function serviceOperation(route: ServiceRoute) {
     description: `${route.description}\n\n**Access:** public, no token. Not rate limited.`,
     operationId: operationId(route.method, route.path),
     security: [],
-    responses: Object.fromEntries(
-      Object.entries(route.responses).map(([status, r]) => {
-        const schema = jsonSchema(r.schema, 'output');
-        return [status, { description: r.description, content: { 'application/json': { schema, example: r.example ?? exampleOf(schema) } } }];
-      }),
-    ),
+    ...(route.parameters ? { parameters: route.parameters } : {}),
+    responses: Object.fromEntries(Object.entries(route.responses).map(([status, r]) => [status, serviceResponse(r)])),
   };
 }
 
@@ -221,7 +266,7 @@ export function buildOpenApi(routes: RegisteredRoute[], version: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   const oaPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
   for (const route of routes) (paths[oaPath(route.path)] ??= {})[route.method] = apiOperation(route);
-  for (const route of [...healthRoutes, openApiDocumentRoute]) (paths[route.path] ??= {})[route.method] = serviceOperation(route);
+  for (const route of [...healthRoutes, ...fileRoutes, openApiDocumentRoute]) (paths[oaPath(route.path)] ??= {})[route.method] = serviceOperation(route);
   return {
     openapi: '3.1.0',
     info: {
@@ -239,7 +284,7 @@ export function buildOpenApi(routes: RegisteredRoute[], version: string) {
       { name: 'Parent app', description: 'Parents and guardians: sign in with phone + PIN' },
       { name: 'Teachers app', description: 'Teachers and other staff: sign in with phone + PIN + school' },
       { name: 'Web admin app', description: 'School administrators: sign in with e-mail + password' },
-      { name: 'Service', description: 'Health checks for load balancers, and this document' },
+      { name: 'Service', description: 'Health checks for load balancers, signed file URLs, and this document' },
     ],
     paths,
     components: {
@@ -257,7 +302,7 @@ export function buildOpenApi(routes: RegisteredRoute[], version: string) {
           `E${status}`,
           {
             description: e.description,
-            headers: { ...requestIdHeader, ...(status === '429' ? { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } : {}) },
+            headers: { ...requestIdHeader, ...(status === '429' || status === '503' ? { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } : {}) },
             content: {
               'application/json': {
                 schema: { $ref: '#/components/schemas/Error' },

@@ -46,6 +46,11 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z
    */
   upload?: { types: string[]; maxBytes: number; description: string };
   /**
+   * A `multipart/form-data` body carrying one file in the part named `field`, which the handler
+   * streams from the request itself (nothing reads the body before it); described in the reference.
+   */
+  multipart?: { field: string; description: string };
+  /**
    * A success body that is not the JSON envelope (a CSV file, a calendar, a web page, Twilio's
    * TwiML): its media type, an example and the headers it comes with, for the OpenAPI document. The
    * handler writes it; its errors stay JSON, but for the statuses in `errors`, answered in the same

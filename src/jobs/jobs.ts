@@ -5,6 +5,7 @@ import { deliverDue } from '../push/worker.js';
 import { pruneSessions } from '../services/auth/sessions.js';
 import { archiveResolvedThreads } from '../services/write-to/write-to.js';
 import { eraseExpiredArchives } from '../services/privacy/erasure.js';
+import { expireAttachments } from '../services/attachments/removal.js';
 
 export interface MaintenanceJob {
   name: string;
@@ -16,6 +17,8 @@ export const maintenanceJobs: MaintenanceJob[] = [
   { name: 'write_to_archive', run: (ctx) => archiveResolvedThreads(ctx) },
   { name: 'session_prune', run: (ctx) => pruneSessions(ctx) },
   { name: 'retention_erase', run: (ctx, stopping) => eraseExpiredArchives(ctx, new Date(), stopping) },
+  // Uploads never attached, and the store's side of deletions whose removal failed.
+  { name: 'attachment_expiry', run: (ctx, stopping) => expireAttachments(ctx, new Date(), stopping) },
   // The worker drains the outbox every second; this pass also covers an instance whose worker is off.
   { name: 'outbox_retry', run: (ctx, stopping) => deliverDue(ctx, { stopping }) },
 ];

@@ -1,5 +1,5 @@
 import { Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
-import { bool, date, flag, modelOptions, pk, ref, schoolId, str, text, timestamps } from './columns.js';
+import { bool, date, flag, json, modelOptions, pk, ref, schoolId, str, text, timestamps } from './columns.js';
 
 export const activityTypes = ['event', 'announcement'] as const;
 export const activityStatuses = ['draft', 'scheduled', 'published', 'cancelled'] as const;
@@ -32,6 +32,8 @@ export class Activity extends Model<InferAttributes<Activity>, InferCreationAttr
   declare location: CreationOptional<string | null>;
   /** The last instant the event covers: its end, else its start; all day, the end of its last day. */
   declare span_end: CreationOptional<Date | null>;
+  /** The ids of its attachments, in order; null for none. */
+  declare attachment_ids: CreationOptional<number[] | null>;
   declare created_at: CreationOptional<Date>;
   declare updated_at: CreationOptional<Date>;
 
@@ -40,7 +42,7 @@ export class Activity extends Model<InferAttributes<Activity>, InferCreationAttr
       {
         id: pk(), school_id: schoolId(), title: str(200), description: text(), activity_type: str(20, false, 'announcement'),
         staff_id: ref(), student_id: ref(true), status: str(16, false, 'draft'), deleted_status: flag(0), audience_scope: flag(0), publish_at: date(), published_at: date(), reminded_at: date(), form_id: ref(true),
-        starts_at: date(), ends_at: date(), all_day: bool(false), location: str(200, true), span_end: date(), ...timestamps(),
+        starts_at: date(), ends_at: date(), all_day: bool(false), location: str(200, true), span_end: date(), attachment_ids: json('attachment_ids'), ...timestamps(),
       },
       {
         sequelize, tableName: 'activities', modelName: 'Activity', ...modelOptions,

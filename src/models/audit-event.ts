@@ -7,7 +7,7 @@ export const doors = ['api', 'console', 'cli', 'job'] as const;
 export type Door = (typeof doors)[number];
 export const auditEntityTypes = [
   'school', 'admin_user', 'designation', 'grade', 'group', 'staff', 'student', 'parent', 'admission', 'activity', 'noticeboard', 'form', 'form_response', 'write_to', 'comment',
-  'reaction', 'diary', 'attendance', 'session', 'notification', 'preference', 'webhook', 'import',
+  'reaction', 'diary', 'attendance', 'session', 'notification', 'preference', 'webhook', 'import', 'attachment',
 ] as const;
 export type AuditEntityType = (typeof auditEntityTypes)[number];
 

@@ -1,5 +1,5 @@
 import { Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
-import { day, flag, modelOptions, pk, ref, schoolId, str, text, timestamps } from './columns.js';
+import { day, flag, json, modelOptions, pk, ref, schoolId, str, text, timestamps } from './columns.js';
 
 /** Homework and class notes, aimed at a grade or at one student. */
 export class DiaryEntry extends Model<InferAttributes<DiaryEntry>, InferCreationAttributes<DiaryEntry>> {
@@ -12,6 +12,8 @@ export class DiaryEntry extends Model<InferAttributes<DiaryEntry>, InferCreation
   declare description: CreationOptional<string | null>;
   declare due_date: CreationOptional<string | null>;
   declare deleted_status: CreationOptional<number>;
+  /** The ids of its attachments, in order; null for none. */
+  declare attachment_ids: CreationOptional<number[] | null>;
   declare created_at: CreationOptional<Date>;
   declare updated_at: CreationOptional<Date>;
 
@@ -19,7 +21,7 @@ export class DiaryEntry extends Model<InferAttributes<DiaryEntry>, InferCreation
     DiaryEntry.init(
       {
         id: pk(), school_id: schoolId(), staff_id: ref(), grade: str(60, true), student_id: ref(true), title: str(200), description: text(),
-        due_date: day(), deleted_status: flag(0), ...timestamps(),
+        due_date: day(), deleted_status: flag(0), attachment_ids: json('attachment_ids'), ...timestamps(),
       },
       {
         sequelize, tableName: 'diary_entries', modelName: 'DiaryEntry', ...modelOptions,

@@ -3,6 +3,7 @@ import { Activity } from './activity.js';
 import { Address } from './address.js';
 import { AdminUser, type AdminRole } from './admin-user.js';
 import { Admission } from './admission.js';
+import { Attachment } from './attachment.js';
 import { Attendance } from './attendance.js';
 import { AuditEvent } from './audit-event.js';
 import { AudienceTarget, Read } from './audience.js';
@@ -33,14 +34,14 @@ import { WriteToRequest } from './write-to-request.js';
 
 export type { AdminRole };
 export {
-  Activity, Address, AdminUser, Admission, Attendance, AudienceTarget, AuditEvent, CalendarFeed, Comment, ConsoleSession, DiaryEntry, Designation, Form, FormResponse, Grade, Group, GroupMember, JobRun, LinkToken, LoginLockout, Notice,
+  Activity, Address, AdminUser, Admission, Attachment, Attendance, AudienceTarget, AuditEvent, CalendarFeed, Comment, ConsoleSession, DiaryEntry, Designation, Form, FormResponse, Grade, Group, GroupMember, JobRun, LinkToken, LoginLockout, Notice,
   Notification, NotificationPreference, Parent, Reaction, Read, School, Session, Staff, StaffStudent, Student, Webhook, WebhookDelivery, WriteToReply, WriteToRequest,
 };
 
 export const allModels = [
   School, AdminUser, Designation, Staff, StaffStudent, Parent, Student, Address, Grade, Group, GroupMember, Admission, Session, LoginLockout,
   Activity, Notice, AudienceTarget, Read, WriteToRequest, WriteToReply, Comment, Reaction, DiaryEntry, Attendance, Notification, NotificationPreference, JobRun,
-  ConsoleSession, AuditEvent, Webhook, WebhookDelivery, Form, FormResponse, CalendarFeed, LinkToken,
+  ConsoleSession, AuditEvent, Webhook, WebhookDelivery, Form, FormResponse, CalendarFeed, Attachment, LinkToken,
 ];
 
 /**

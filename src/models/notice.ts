@@ -1,5 +1,5 @@
 import { Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
-import { bool, date, flag, modelOptions, pk, ref, schoolId, str, text, timestamps } from './columns.js';
+import { bool, date, flag, json, modelOptions, pk, ref, schoolId, str, text, timestamps } from './columns.js';
 
 export const noticeTypes = ['holiday', 'event', 'meeting', 'exam', 'fee', 'general'] as const;
 
@@ -25,6 +25,8 @@ export class Notice extends Model<InferAttributes<Notice>, InferCreationAttribut
   declare reminded_at: CreationOptional<Date | null>;
   /** Its form, when it has one. */
   declare form_id: CreationOptional<number | null>;
+  /** The ids of its attachments, in order; null for none. */
+  declare attachment_ids: CreationOptional<number[] | null>;
   declare created_at: CreationOptional<Date>;
   declare updated_at: CreationOptional<Date>;
 
@@ -32,7 +34,7 @@ export class Notice extends Model<InferAttributes<Notice>, InferCreationAttribut
     Notice.init(
       {
         id: pk(), school_id: schoolId(), notice_title: str(200), notice_desc: text(), notice_type: str(32, true), is_important: bool(false),
-        created_by_type: str(10, true), created_by_id: ref(true), notice_deleted: flag(0), audience_scope: flag(0), publish_at: date(), is_urgent: bool(false), published_at: date(), reminded_at: date(), form_id: ref(true), ...timestamps(),
+        created_by_type: str(10, true), created_by_id: ref(true), notice_deleted: flag(0), audience_scope: flag(0), publish_at: date(), is_urgent: bool(false), published_at: date(), reminded_at: date(), form_id: ref(true), attachment_ids: json('attachment_ids'), ...timestamps(),
       },
       {
         sequelize, tableName: 'notices', modelName: 'Notice', ...modelOptions,

@@ -1,4 +1,4 @@
-import { Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { date, modelOptions, pk, schoolId, str, timestamps } from './columns.js';
 
 /** A guardian account, stored per school: (school_id, phone_no) is unique. */
@@ -18,6 +18,8 @@ export class Parent extends Model<InferAttributes<Parent>, InferCreationAttribut
   declare pin_hash: CreationOptional<string | null>;
   declare pin_setup_token_hash: CreationOptional<string | null>;
   declare pin_setup_expires_at: CreationOptional<Date | null>;
+  /** What this parent's uploads not yet attached hold (bytes), against their cap. */
+  declare unattached_upload_bytes: CreationOptional<number>;
   declare created_at: CreationOptional<Date>;
   declare updated_at: CreationOptional<Date>;
 
@@ -26,6 +28,7 @@ export class Parent extends Model<InferAttributes<Parent>, InferCreationAttribut
       {
         id: pk(), school_id: schoolId(), father_name: str(120, true), mother_name: str(120, true), phone_no: str(20),
         email: str(254, true), unverified_email: str(254, true), pin_hash: str(100, true), pin_setup_token_hash: str(64, true), pin_setup_expires_at: date(),
+        unattached_upload_bytes: { type: DataTypes.BIGINT, allowNull: false, defaultValue: 0 },
         ...timestamps(),
       },
       {

@@ -1,6 +1,6 @@
 import { Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { DataTypes } from 'sequelize';
-import { pk, ref, schoolId, str, text } from './columns.js';
+import { json, pk, ref, schoolId, str, text } from './columns.js';
 
 /** Who wrote a reply: the thread's parent, a staff member, or an admin user of the school. */
 export const replyAuthors = ['parent', 'staff', 'admin'] as const;
@@ -14,13 +14,15 @@ export class WriteToReply extends Model<InferAttributes<WriteToReply>, InferCrea
   declare author_id: number;
   declare author_name: string | null;
   declare message: string;
+  /** The ids of its attachments, in order; null for none. */
+  declare attachment_ids: CreationOptional<number[] | null>;
   declare created_at: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize) {
     WriteToReply.init(
       {
         id: pk(), school_id: schoolId(), write_to_id: ref(), author_type: str(10), author_id: ref(), author_name: str(120, true),
-        message: text(false), created_at: { type: DataTypes.DATE(3), allowNull: false },
+        message: text(false), attachment_ids: json('attachment_ids'), created_at: { type: DataTypes.DATE(3), allowNull: false },
       },
       {
         sequelize, tableName: 'write_to_replies', modelName: 'WriteToReply', underscored: true, timestamps: true, createdAt: 'created_at', updatedAt: false,

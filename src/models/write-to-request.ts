@@ -1,6 +1,6 @@
 import { Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { DataTypes } from 'sequelize';
-import { date, day, modelOptions, pk, ref, schoolId, str, text, timestamps } from './columns.js';
+import { date, day, json, modelOptions, pk, ref, schoolId, str, text, timestamps } from './columns.js';
 
 export const writeToTypes = ['leave', 'complaint', 'query', 'feedback', 'other'] as const;
 export const writeToStatuses = ['open', 'in_progress', 'resolved', 'archived'] as const;
@@ -20,6 +20,8 @@ export class WriteToRequest extends Model<InferAttributes<WriteToRequest>, Infer
   declare leave_to: CreationOptional<string | null>;
   declare resolved_at: CreationOptional<Date | null>;
   declare replies_count: CreationOptional<number>;
+  /** The ids of its attachments, in order; null for none. */
+  declare attachment_ids: CreationOptional<number[] | null>;
   declare created_at: CreationOptional<Date>;
   declare updated_at: CreationOptional<Date>;
 
@@ -28,7 +30,7 @@ export class WriteToRequest extends Model<InferAttributes<WriteToRequest>, Infer
       {
         id: pk(), school_id: schoolId(), parent_id: ref(), student_id: ref(true), type: str(16), subject: str(200), message: text(false),
         status: str(16, false, 'open'), assigned_staff_id: ref(true), leave_from: day(), leave_to: day(), resolved_at: date(),
-        replies_count: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 }, ...timestamps(),
+        replies_count: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 }, attachment_ids: json('attachment_ids'), ...timestamps(),
       },
       {
         sequelize, tableName: 'write_to_requests', modelName: 'WriteToRequest', ...modelOptions,

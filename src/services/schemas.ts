@@ -42,3 +42,17 @@ export const audienceView = z
   .object({ grades: z.array(z.string()), group_ids: z.array(z.number()), student_ids: z.array(z.number()) })
   .nullable()
   .describe('Who it is for: the union of these grades, groups and students; null for the whole school');
+
+/** An attachment as every view of its item shows it (CONTRACT.md section 25). */
+export const attachmentView = z.object({
+  id: z.number(),
+  name: z.string().describe('The file name the uploader gave, without any path'),
+  content_type: z.enum(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'application/pdf']).describe('Of the stored file, judged by its content'),
+  size: z.number().describe('Bytes of the stored file (an image as rebuilt)'),
+  width: z.number().nullable().describe('Pixels of the stored image, as displayed; null for a PDF'),
+  height: z.number().nullable(),
+  url: z.string().describe('Signed for this response: `{PUBLIC_APP_URL}/files/<id>?exp=&sig=`, working for FILE_URL_TTL_SECONDS'),
+  thumbnail_url: z.string().nullable().describe('A 400 px still of an image, signed likewise; null for a PDF'),
+});
+
+export const attachmentsView = z.array(attachmentView).describe('In the order of the item\'s attachment_ids; [] when none');

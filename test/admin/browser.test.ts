@@ -65,7 +65,7 @@ describe('the admin console in a browser', () => {
     await page.waitForURL(/\/admin\/login$/);
     await page.fill('input[name="email"]', EMAIL);
     await page.fill('input[name="password"]', PASSWORD);
-    await page.getByRole('button', { name: 'Login' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByText('School overview: Greenwood High').waitFor();
     await expect(page.getByTestId('active-staff').innerText()).resolves.toContain('3');
 

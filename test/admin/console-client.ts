@@ -28,6 +28,11 @@ export function consoleApi(agent: Agent) {
     bulkDelete: (resource: string, ids: Array<number | string>) => agent.post(`${base}/${resource}/bulk/bulkDelete`).query({ recordIds: ids.join(',') }),
     /** One-click actions run as GET requests from the console's pages, exactly as here. */
     act: (resource: string, id: number | string, action: string) => agent.get(`${base}/${resource}/records/${id}/${action}`),
+    /** A record action on a page of its own, as its form posts it (Reset PIN, Reply, Assign). */
+    perform: (resource: string, id: number | string, action: string, fields: Record<string, string> = {}) =>
+      agent.post(`${base}/${resource}/records/${id}/${action}`).type('form').send(fields),
+    /** A resource action's form (Add members on a group's page posts to its record; Import to its list). */
+    resourceAction: (resource: string, action: string, fields: Record<string, string> = {}) => agent.post(`${base}/${resource}/actions/${action}`).type('form').send(fields),
     dashboard: () => agent.get('/admin/api/dashboard'),
   };
 }

@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import supertest from 'supertest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { ADMIN_PASSWORD, adminUser, bearer, parent, parentLogin, school, staffLogin, staffMember, student, type SchoolFixture } from '../helpers/fixtures.js';
-import { Grade, Notice, Notification, Session, Staff, Student, WriteToRequest } from '../../src/models/index.js';
+import { AuditEvent, Grade, Notice, Notification, Session, Staff, Student, WriteToRequest } from '../../src/models/index.js';
 import { consoleApi, ids, noticeOf, signInConsole, type ConsoleApi } from './console-client.js';
 
 let t: TestApp;
@@ -147,13 +147,31 @@ describe('actions go through the services', () => {
     await staffLogin(t, s.phone, s.pin, a.schoolId);
   });
 
-  it('staff Reset PIN shows a new PIN once, which works, and ends the old sessions', async () => {
+  it('staff Reset PIN shows a made-up PIN once, as a one-time secret, which works and ends the old sessions', async () => {
     const s = await staffMember(a.schoolId, { name: 'Pinny' });
     const token = await staffLogin(t, s.phone, s.pin, a.schoolId);
-    const res = await sa.act('staff', s.id, 'resetPin');
-    const pin = /: (\d{6})\./.exec(noticeOf(res)!.message)![1]!;
+    const page = await sa.act('staff', s.id, 'resetPin');
+    expect(page.body.secret).toBeUndefined();
+    expect((await t.api.get('/teachers-app/sessions').set(bearer(token))).status).toBe(200);
+    const res = await sa.perform('staff', s.id, 'resetPin', { pin: '' });
+    expect(res.body.secret).toEqual({ label: 'New PIN for Pinny', value: expect.stringMatching(/^\d{6}$/) });
+    const pin = res.body.secret.value as string;
+    expect(JSON.stringify(noticeOf(res))).not.toContain(pin);
+    expect(JSON.stringify(res.body.record)).not.toContain(pin);
+    expect(JSON.stringify(await AuditEvent.findAll({ where: { school_id: a.schoolId }, raw: true }))).not.toContain(pin);
     expect((await t.api.get('/teachers-app/sessions').set(bearer(token))).status).toBe(401);
     await staffLogin(t, s.phone, pin, a.schoolId);
+  });
+
+  it('staff Reset PIN takes a PIN the admin chose, shown nowhere, and names a bad one on its field', async () => {
+    const s = await staffMember(a.schoolId, { name: 'Chosen Pin' });
+    const bad = await sa.perform('staff', s.id, 'resetPin', { pin: '12' });
+    expect(bad.body.record.errors.pin.message).toMatch(/4 to 8 digits/);
+    expect(noticeOf(bad)?.type).toBe('error');
+    const res = await sa.perform('staff', s.id, 'resetPin', { pin: '482913' });
+    expect(res.body.secret).toBeUndefined();
+    expect(noticeOf(res)).toEqual({ type: 'success', message: 'PIN changed for Chosen Pin; they are signed out of every device.' });
+    await staffLogin(t, s.phone, '482913', a.schoolId);
   });
 
   it('student Archive / Restore and Reset parent PIN', async () => {
@@ -162,8 +180,9 @@ describe('actions go through the services', () => {
     const parentToken = await parentLogin(t, p.phone, p.pin, a.schoolId);
     expect((await sa.act('students', st.id, 'archive')).body.record.params.status).toBe('archived');
     expect((await sa.act('students', st.id, 'restore')).body.record.params.status).toBe('inactive');
-    const reset = await sa.act('students', st.id, 'resetParentPin');
-    const pin = /: (\d{6})\./.exec(noticeOf(reset)!.message)![1]!;
+    const reset = await sa.perform('students', st.id, 'resetParentPin');
+    const pin = reset.body.secret.value as string;
+    expect(reset.body.secret.label).toBe(`New PIN for the parent of ${st.student_full_name}`);
     expect((await t.api.get('/parent-app/sessions').set(bearer(parentToken))).status).toBe(401);
     await parentLogin(t, p.phone, pin, a.schoolId);
   });

@@ -49,6 +49,7 @@ describe('writing the diary', () => {
     expect(res.body.data).toEqual({
       id: expect.any(Number), school_id: a.schoolId, staff_id: staff.t1.id, author_name: 'Teacher', grade: '5', student_id: null,
       title: 'Maths homework', description: 'Exercise 4.2', due_date: '2026-11-24', created_at: expect.stringMatching(/Z$/), updated_at: expect.stringMatching(/Z$/),
+      attachments: [],
     });
     const one = await create(staff.t1.token, { student_id: c1, title: 'Bring the reading log' });
     expect(one.status).toBe(201);

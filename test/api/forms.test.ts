@@ -468,6 +468,12 @@ describe('results', () => {
     const reminded = await Notification.findAll({ where: { school_id: a.schoolId, event: 'reminder', entity_type: 'activity', entity_id: form.id }, raw: true });
     expect([...new Set(reminded.map((n) => n.target_id))].sort()).toEqual([fam[0]!.id, fam[2]!.id].sort());
     expect(res.body.data.queued).toBe(reminded.length);
+    // Once every family has responded, a reminder queues nothing and says why.
+    for (const f of [fam[0]!, fam[2]!]) await respond(f, form.formId, { student_id: f.kids[0], answers: { q: 'done' } });
+    const none = await t.api.post(`/web-app/activities/${form.id}/remind`).set(bearer(a.adminToken));
+    expect(none.status).toBe(200);
+    expect(none.body).toMatchObject({ message: 'Every family has responded: no reminder sent', data: { queued: 0, reason: 'all_responded' } });
+    expect(await Notification.count({ where: { school_id: a.schoolId, event: 'reminder', entity_type: 'activity', entity_id: form.id } })).toBe(reminded.length);
   });
 
   it('records the audit events and the webhook event', async () => {

@@ -154,8 +154,34 @@ describe('groups in the students CSV', () => {
     expect(await members('Bus 4')).toEqual(['GRP-1', 'GRP-2']);
     expect(await members('Football')).toEqual(['GRP-1']);
     const again = await post('students', file([['GRP-1', 'Bus 4; Football'], ['GRP-2', 'bus 4'], ['GRP-3', 'Football']]));
-    expect(again.body.data).toMatchObject({ created: 0, updated: 1, unchanged: 2 });
+    expect(again.body.data).toMatchObject({ created: 0, updated: 1, unchanged: 2, groups_created: 0, new_groups: [] });
     expect(await members('Football')).toEqual(['GRP-1', 'GRP-3']);
+  });
+
+  it('reports the groups it creates (groups_created, new_groups sorted); a dry run the ones applying would create', async () => {
+    const file = csv(studentHeader, [
+      ['NGR-1', 'Student NGR-1', null, '5', null, null, null, null, null, null, null, null, null, 'Choir; bus 4; Yoga'],
+      ['NGR-2', 'Student NGR-2', null, '5', null, null, null, null, null, null, null, null, null, 'chess club; YOGA'],
+    ]);
+    const dry = await post('students', file, { dry_run: 'true' });
+    expect(dry.status).toBe(200);
+    expect(dry.body.data).toMatchObject({ dry_run: true, groups_created: 3, new_groups: ['chess club', 'Choir', 'Yoga'] });
+    expect(await Group.count({ where: { school_id: a.schoolId, name: ['Choir', 'Yoga', 'chess club'] } })).toBe(0);
+    const applied = await post('students', file);
+    expect(applied.status).toBe(201);
+    expect(applied.body.data).toMatchObject({ dry_run: false, groups_created: 3, new_groups: ['chess club', 'Choir', 'Yoga'] });
+    expect((await Group.findAll({ where: { school_id: a.schoolId, name: ['Choir', 'Yoga', 'chess club'] }, raw: true })).map((g) => g.name).sort()).toEqual(['Choir', 'Yoga', 'chess club'].sort());
+    const again = await post('students', file, { dry_run: 'true' });
+    expect(again.body.data).toMatchObject({ groups_created: 0, new_groups: [] });
+    // Another school has none of them yet.
+    const elsewhere = await post('students', file, { dry_run: 'true' }, b.adminToken);
+    expect(elsewhere.body.data).toMatchObject({ groups_created: 4, new_groups: ['bus 4', 'chess club', 'Choir', 'Yoga'] });
+    // A file refused whole creates nothing, and says so.
+    const refused = await post('students', csv(studentHeader, [['NGR-3', 'Student NGR-3', null, 'Year 14', null, null, null, null, null, null, null, null, null, 'Drama']]));
+    expectError(refused, 422, 'UNPROCESSABLE');
+    expect(refused.body.data).toMatchObject({ applied: false, groups_created: 0, new_groups: [] });
+    // Staff files make no groups.
+    expect((await post('staff', csv(staffHeader, [['Ravi Menon', 'Class Teacher', '9000077777', null, null]]), { dry_run: 'true' })).body.data).toMatchObject({ groups_created: 0, new_groups: [] });
   });
 });
 

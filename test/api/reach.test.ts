@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Notification } from '../../src/models/index.js';
+import { AuditEvent, Notice, Notification } from '../../src/models/index.js';
+import { operatorPrincipal } from '../../src/services/access/guards.js';
+import { remindUnread } from '../../src/services/audiences/reach.js';
 import { deliverDue } from '../../src/push/worker.js';
 import { consoleApi, signInConsole } from '../admin/console-client.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -115,6 +117,69 @@ describe('reminders', () => {
   });
 });
 
+describe('a reminder that would queue nothing', () => {
+  /** A school of its own, so its reminders' events and records are the test's alone. */
+  async function setting(devices: boolean[]) {
+    const s = await school(t);
+    const families: Array<{ id: number; phone: string; pin: string; token: string }> = [];
+    for (const [i, device] of devices.entries()) {
+      const p = await parent(t.ctx, s.schoolId);
+      await student(s.schoolId, p.id, { grade: '5' });
+      const login = await t.api.post('/parent-app/parent-auth-verification').send({ phone_no: p.phone, pin: p.pin, school_id: s.schoolId, ...(device ? { fcm_token: `quiet-${i}` } : {}) });
+      families.push({ ...p, token: login.body.data.access_token });
+    }
+    const notice = (await t.api.post('/web-app/noticeboard').set(bearer(s.adminToken)).send({ school_id: s.schoolId, notice_title: 'Sports day kit' })).body.data.id as number;
+    await Notification.destroy({ where: { school_id: s.schoolId } });
+    return { s, families, notice };
+  }
+  const remind = (s: SchoolFixture, notice: number) => t.api.post(`/web-app/noticeboard/${notice}/remind`).set(bearer(s.adminToken));
+  const nothingWritten = async (s: SchoolFixture, notice: number) => {
+    expect(await Notification.count({ where: { school_id: s.schoolId } })).toBe(0);
+    expect(await AuditEvent.count({ where: { school_id: s.schoolId, action: 'noticeboard.remind' } })).toBe(0);
+    expect((await Notice.findByPk(notice))!.reminded_at).toBeNull();
+  };
+
+  it('when every family has read it: 200 {queued: 0}, nothing written, and the hour not started', async () => {
+    const { s, families, notice } = await setting([true, true]);
+    for (const f of families) await read(f.token, 'noticeboard', notice);
+    const res = await remind(s, notice);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ message: 'Every family has read it: no reminder sent', data: { queued: 0, reason: 'all_read' } });
+    await nothingWritten(s, notice);
+    expect((await remindUnread(t.ctx, operatorPrincipal(s.schoolId), 'noticeboard', notice))).toEqual({ queued: 0, reason: 'all_read' });
+    // A family joins the audience unread: the first reminder that reaches someone is not held back.
+    const p = await parent(t.ctx, s.schoolId);
+    await student(s.schoolId, p.id, { grade: '5' });
+    await t.api.post('/parent-app/parent-auth-verification').send({ phone_no: p.phone, pin: p.pin, school_id: s.schoolId, fcm_token: 'late-joiner' });
+    const real = await remind(s, notice);
+    expect(real.body.data).toEqual({ queued: 1 });
+    expect((await Notice.findByPk(notice))!.reminded_at).not.toBeNull();
+  });
+
+  it('when none of the unread can be reached (no device, or notices turned off): 200 {queued: 0}, nothing written, the hour not started', async () => {
+    const { s, families, notice } = await setting([false, true]);
+    await t.api.put('/parent-app/notification-preferences').set(bearer(families[1]!.token)).send({ categories: { notices: false } });
+    const res = await remind(s, notice);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ queued: 0, reason: 'unreachable' });
+    await nothingWritten(s, notice);
+    await t.api.put('/parent-app/notification-preferences').set(bearer(families[1]!.token)).send({ categories: { notices: true } });
+    expect((await remind(s, notice)).body.data).toEqual({ queued: 1 });
+    expectError(await remind(s, notice), 429, 'TOO_MANY_REQUESTS');
+  });
+
+  it('from the command line: prints 0 queued and why, exit 0', async () => {
+    const { s, families, notice } = await setting([true]);
+    await read(families[0]!.token, 'noticeboard', notice);
+    const env = cliEnv(t);
+    const run = await runCli(env, ['remind', '--school', s.schoolId, '--notice', String(notice)]);
+    expect({ code: run.code, out: run.stdout.trim().split('\n') }).toEqual({ code: 0, out: ['0 queued', 'Every family has read it: no reminder sent'] });
+    const json = await runCli(env, ['remind', '--school', s.schoolId, '--notice', String(notice), '--json']);
+    expect({ code: json.code, json: json.json }).toEqual({ code: 0, json: { queued: 0, reason: 'all_read' } });
+    await nothingWritten(s, notice);
+  });
+});
+
 describe('reach and reminders in the console', () => {
   it('shows an item\'s reach and sends a reminder through the same services', async () => {
     const c = await startTestApp({ ADMIN_CONSOLE_ENABLED: 'true' });
@@ -122,6 +187,7 @@ describe('reach and reminders in the console', () => {
       const s = await school(c);
       const p = await parent(c.ctx, s.schoolId);
       await student(s.schoolId, p.id, { grade: '5' });
+      await c.api.post('/parent-app/parent-auth-verification').send({ phone_no: p.phone, pin: p.pin, school_id: s.schoolId, fcm_token: 'console-parent-phone' });
       const notice = (await c.api.post('/web-app/noticeboard').set(bearer(s.adminToken)).send({ school_id: s.schoolId, notice_title: 'Picnic' })).body.data.id;
       const agent = await signInConsole(c, s.adminEmail);
       const reach = await agent.get(`/admin/api/resources/notices/records/${notice}/reach`);

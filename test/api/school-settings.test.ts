@@ -23,7 +23,7 @@ describe('GET and PUT /web-app/school', () => {
       const user = await adminUser(t, a.schoolId, role);
       const res = await t.api.get('/web-app/school').set(bearer(user.token));
       expect(res.status).toBe(200);
-      expect(res.body.data).toEqual({ id: a.schoolId, name: `School ${a.schoolId}`, status: 'active', timezone: 'UTC' });
+      expect(res.body.data).toEqual({ id: a.schoolId, name: `School ${a.schoolId}`, status: 'active', timezone: 'UTC', storage_limit_mb: 5120, storage_used_mb: 0 });
     }
   });
 
@@ -32,7 +32,7 @@ describe('GET and PUT /web-app/school', () => {
     expect(spelled.body.data.timezone).toBe('Europe/London');
     const res = await t.api.put('/web-app/school').set(bearer(a.adminToken)).send({ name: 'Greenwood High', timezone: 'Asia/Kolkata' });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ id: a.schoolId, name: 'Greenwood High', status: 'active', timezone: 'Asia/Kolkata' });
+    expect(res.body.data).toEqual({ id: a.schoolId, name: 'Greenwood High', status: 'active', timezone: 'Asia/Kolkata', storage_limit_mb: 5120, storage_used_mb: 0 });
     expect((await School.findByPk(a.schoolId, { raw: true }))!.timezone).toBe('Asia/Kolkata');
     // The other school is untouched.
     expect((await t.api.get('/web-app/school').set(bearer(b.adminToken))).body.data.timezone).toBe('UTC');
@@ -95,7 +95,7 @@ describe('school-platform tenant update', () => {
     const env = cliEnv(t);
     const run = await runCli(env, ['tenant', 'update', '--id', a.schoolId, '--timezone', 'America/New_York', '--name', 'Greenwood Academy', '--json']);
     expect(run.code).toBe(0);
-    expect(run.json).toEqual({ id: a.schoolId, name: 'Greenwood Academy', status: 'active', timezone: 'America/New_York' });
+    expect(run.json).toEqual({ id: a.schoolId, name: 'Greenwood Academy', status: 'active', timezone: 'America/New_York', storage_limit_mb: 5120, storage_used_mb: 0 });
     const bad = await runCli(env, ['tenant', 'update', '--id', a.schoolId, '--timezone', 'Mars/Base']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--timezone');

@@ -79,7 +79,7 @@ describe('creating a request', () => {
     expect(res.body.data).toEqual({
       id: expect.any(Number), school_id: a.schoolId, parent_id: f.p1.id, student_id: f.asha, type: 'query', subject: 'Bus timing',
       message: 'When does the bus leave?', status: 'open', assigned_staff_id: null, leave_from: null, leave_to: null,
-      created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/), updated_at: expect.any(String), resolved_at: null, replies_count: 0,
+      created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/), updated_at: expect.any(String), resolved_at: null, replies_count: 0, attachments: [],
     });
     // What the app shows straight after sending is what the thread holds when read back.
     const read = await t.api.get(`/parent-app/write-to/${res.body.data.id}`).set(bearer(f.p1.token));

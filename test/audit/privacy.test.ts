@@ -157,7 +157,7 @@ describe('erasure', () => {
     const eventsBefore = await AuditEvent.count({ where: { school_id: a.schoolId } });
     const res = await t.api.post(`/web-app/students/${f.studentId}/erase`).set(bearer(a.adminToken)).send({ confirm: f.roll });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ erased: { students: 1, parents: 1, comments: 1, addresses: 1 } });
+    expect(res.body.data).toEqual({ erased: { students: 1, parents: 1, comments: 1, addresses: 1, attachments: 0 } });
     expect(await traces(['Zoya Erasable', 'Kabir Erasable', '9811100004', '2016-05-13', 'Zoya', 'Kabir'])).toEqual([]);
     expect(await Student.findByPk(f.studentId, { raw: true })).toMatchObject({ student_full_name: `Erased student ${f.studentId}`, date_of_birth: null, blood_group: null, phone_no: null, gender: null });
     expect(await Parent.findByPk(f.parentId, { raw: true })).toMatchObject({ pin_hash: null, email: null });
@@ -285,7 +285,7 @@ describe('the command line and the console', () => {
     expect(wrong.code).toBe(1);
     const erased = await runCli(env, ['data', 'erase', '--school', a.schoolId, '--student-id', String(f.studentId), '--confirm', f.roll, '--json']);
     expect(erased.code).toBe(0);
-    expect(erased.json).toEqual({ erased: { students: 1, parents: 1, comments: 1, addresses: 1 } });
+    expect(erased.json).toEqual({ erased: { students: 1, parents: 1, comments: 1, addresses: 1, attachments: 0 } });
     expect(await AuditEvent.findOne({ where: { action: 'student.erase', entity_id: String(f.studentId) }, raw: true })).toMatchObject({ actor_type: 'operator', door: 'cli' });
   });
 

@@ -7,6 +7,7 @@ import { createLinks } from '../../src/services/delivery/links.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { assign } from '../helpers/classroom.js';
 import { ADMIN_PASSWORD, bearer, parent, parentLogin, school, staffLogin, staffMember, student, uniquePhone, type SchoolFixture } from '../helpers/fixtures.js';
+import { pdf } from '../helpers/images.js';
 import { studentHeader, csv } from '../helpers/roster.js';
 import { twilioCallback, twilioEnv } from '../helpers/twilio.js';
 
@@ -80,6 +81,8 @@ const calls: Array<[string, Call]> = [
   ['POST /web-app/students/{id}/reset-password', async () => {
     const res = await web().post(`/web-app/students/${s.other}/reset-password`, { password: '482913' });
     parentToken = await parentLogin(t, parentPhone, '482913', a.schoolId);
+    // A device of the family's, so that the reminders below reach someone (one that reaches nobody records nothing).
+    await t.api.post('/parent-app/parent-auth-verification').send({ phone_no: parentPhone, pin: '482913', school_id: a.schoolId, fcm_token: 'family-phone' });
     return res;
   }],
   ['POST /web-app/students/{id}/erase', async () => {
@@ -119,6 +122,9 @@ const calls: Array<[string, Call]> = [
   ['POST /web-app/students', () => web().post('/web-app/students', {
     student: { student_full_name: 'Kiran Shah', grade: '6' }, parent: { father_name: 'Dev Shah', phone_no: uniquePhone() }, addresses: [],
   })],
+  ['POST /parent-app/attachments', () => t.api.post('/parent-app/attachments').set(bearer(parentToken)).attach('file', pdf('A doctor\'s note'), 'note.pdf')],
+  ['POST /teachers-app/attachments', () => t.api.post('/teachers-app/attachments').set(bearer(teacher)).attach('file', pdf('Trip plan'), 'trip.pdf')],
+  ['POST /web-app/attachments', () => t.api.post('/web-app/attachments').set(bearer(a.adminToken)).attach('file', pdf('Fee circular'), 'fees.pdf')],
   ['POST /web-app/noticeboard', async () => keep('notice', await web().post('/web-app/noticeboard', { school_id: a.schoolId, notice_title: 'Closed on Friday', notice_type: 'holiday' }))],
   ['PUT /web-app/noticeboard/{id}', () => web().put(`/web-app/noticeboard/${s.notice}`, { is_important: true })],
   ['POST /web-app/noticeboard/{id}/remind', () => web().post(`/web-app/noticeboard/${s.notice}/remind`)],

@@ -46,6 +46,16 @@ describe('school-platform import', () => {
     expect(again.stdout).toMatch(/\n2\s+0\s+0\s+2\s+0\s+0/);
   });
 
+  it('names the groups a dry run would create and an import created', async () => {
+    const path = file('grouped.csv', csv(studentHeader, [['CLI-G1', 'Lila Rao', 'female', '5', null, null, null, null, null, null, null, null, null, 'Robotics; Art']]));
+    const dry = await runCli(env, ['import', 'students', '--school', a.schoolId, '--file', path, '--dry-run']);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/groups_created/);
+    expect(dry.stdout).toContain('Groups to create: Art, Robotics');
+    const run = await runCli(env, ['import', 'students', '--school', a.schoolId, '--file', path, '--json']);
+    expect(run.json).toMatchObject({ groups_created: 2, new_groups: ['Art', 'Robotics'] });
+  });
+
   it('imports staff with their assignments, and a dry run writes nothing', async () => {
     const path = file('staff.csv', csv(staffHeader, [['Maya Iyer', 'Class Teacher', '9000061111', null, 'CLI-1;CLI-2']]));
     const dry = await runCli(env, ['import', 'staff', '--school', a.schoolId, '--file', path, '--dry-run', '--json']);

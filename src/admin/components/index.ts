@@ -1,18 +1,43 @@
+import { auditChanges } from './audit-changes.js';
+import { actionForm } from './action-form.js';
 import { card } from './card.js';
+import { childrenList } from './children-list.js';
+import { codeLabel } from './code-label.js';
 import { dataExport } from './data-export.js';
 import { eraseStudent } from './erase-student.js';
+import { groupMembers } from './group-members.js';
 import { importRoster } from './import-roster.js';
 import { itemReach } from './item-reach.js';
+import { linkedName } from './linked-name.js';
+import { namePicker } from './name-picker.js';
+import { newWithSecret } from './new-with-secret.js';
+import { permissionLevels } from './permission-levels.js';
 import { platformOnly } from './platform-only.js';
+import { prefixSelect } from './prefix-select.js';
+import { quickSearchList } from './quick-search-list.js';
 import { schoolDashboard } from './school-dashboard.js';
+import { secretPanel } from './secret-panel.js';
+import { valueList } from './value-list.js';
+import { writeToThread } from './write-to-thread.js';
 
-/** Pieces the components share; not components AdminJS names. */
-const helpers = [card];
+/**
+ * Each file's source, and the components AdminJS finds by name: the ones resources and the dashboard
+ * name, and AdminJS's own that the console replaces (DefaultPropertyValue, DefaultArrayListProperty).
+ */
+const sources = [
+  card, codeLabel, valueList, linkedName, secretPanel, actionForm, newWithSecret, prefixSelect, namePicker, permissionLevels, auditChanges, quickSearchList, childrenList, writeToThread, groupMembers,
+  schoolDashboard, platformOnly, importRoster, itemReach, dataExport, eraseStudent,
+];
+const registered: Record<string, string> = {
+  SchoolDashboard: 'SchoolDashboard', PlatformOnly: 'PlatformOnly', ImportRoster: 'ImportRoster', ItemReach: 'ItemReach', DataExport: 'DataExport',
+  EraseStudent: 'EraseStudent', DefaultPropertyValue: 'DefaultPropertyValue', ValueList: 'ValueList', DefaultArrayListProperty: 'ValueList',
+  LinkedName: 'LinkedName', ActionForm: 'ActionForm', NewWithSecret: 'NewWithSecret', PrefixSelect: 'PrefixSelect', NamePicker: 'NamePicker',
+  PermissionLevels: 'PermissionLevels', PermissionLevelsEdit: 'PermissionLevelsEdit', EffectivePermissions: 'EffectivePermissions', AuditChanges: 'AuditChanges', QuickSearchList: 'QuickSearchList', ChildrenList: 'ChildrenList', WriteToThread: 'WriteToThread', GroupMemberList: 'GroupMemberList', AddMembers: 'AddMembers',
+};
 
-/** The components resources and the dashboard name, each registered under its function's name. */
-const components = [schoolDashboard, platformOnly, importRoster, itemReach, dataExport, eraseStudent];
-
-const nameOf = (source: string) => /^function (\w+)/.exec(source.trim())![1]!;
+for (const fn of new Set(Object.values(registered))) {
+  if (!sources.some((s) => s.includes(`function ${fn}(`))) throw new Error(`The console's components define no ${fn}`);
+}
 
 /**
  * The console's own browser components, served as AdminJS's components.bundle.js. AdminJS would
@@ -24,9 +49,9 @@ const nameOf = (source: string) => /^function (\w+)/.exec(source.trim())![1]!;
 export const componentsBundle = `(function () {
 var h = React.createElement;
 var DS = AdminJSDesignSystem;
-${[...helpers, ...components].join('')}
+${sources.join('')}
 AdminJS.UserComponents = Object.assign(AdminJS.UserComponents || {}, {
-${components.map((c) => `  ${nameOf(c)}: ${nameOf(c)},`).join('\n')}
+${Object.entries(registered).map(([name, fn]) => `  ${name}: ${fn},`).join('\n')}
 });
 })();
 `;

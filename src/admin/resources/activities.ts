@@ -4,30 +4,31 @@ import { Activity } from '../../models/index.js';
 import { activityStatuses, activityTypes } from '../../models/activity.js';
 import { createActivity, deleteActivity, updateActivity } from '../../services/activities/activities.js';
 import { roleAccess } from '../access.js';
-import { audienceEnricher, audienceFormFields, audienceProperties, audiencePropertyNames, withAudience } from './audience-fields.js';
+import { activityStatusLabels, activityTypeLabels } from '../labels/codes.js';
+import { audienceEnricher, audienceFormFields, audienceProperties, audiencePropertyNames, audienceShown, withAudience } from './audience-fields.js';
 import { defineResource } from './define.js';
 import { menu } from './menu.js';
-import { choices, deletedFlag, readOnly, ref, textarea } from './properties.js';
+import { coded, deletedFlag, readOnly, ref, status, textarea } from './properties.js';
 import { reachActions } from './reach-actions.js';
 
 export function activitiesResource(ctx: AppContext): ResourceWithOptions {
   return defineResource(ctx, {
-    model: Activity, scope: { schoolColumn: 'school_id', softDelete: 'deleted_status', enrich: audienceEnricher('activity') }, access: roleAccess.school,
+    model: Activity, scope: { schoolColumn: 'school_id', softDelete: 'deleted_status', enrich: [audienceEnricher('activity')] }, access: roleAccess.school,
     options: {
       navigation: menu.communication,
       sort: { sortBy: 'created_at', direction: 'desc' },
-      listProperties: ['id', 'title', 'activity_type', 'status', 'staff_id', 'student_id', 'created_at'],
+      listProperties: ['title', 'activity_type', 'status', 'staff_id', 'publish_at', 'created_at'],
       filterProperties: ['title', 'activity_type', 'status', 'staff_id', 'student_id', 'deleted_status', 'created_at'],
       showProperties: [
-        'school_id', 'id', 'title', 'activity_type', 'status', 'publish_at', 'published_at', 'staff_id', ...audiencePropertyNames, 'description', 'deleted_status', 'created_at',
-        'updated_at',
+        'school_id', 'id', 'title', 'activity_type', 'status', 'audience', 'publish_at', 'published_at', 'staff_id', 'description', 'deleted_status', 'created_at', 'updated_at',
       ],
       editProperties: ['school_id', 'title', 'activity_type', 'status', 'publish_at', 'staff_id', ...audiencePropertyNames, 'description'],
       properties: {
         ...audienceProperties,
+        ...audienceShown,
         title: { isTitle: true },
-        activity_type: { availableValues: choices(activityTypes) },
-        status: { availableValues: choices(activityStatuses) },
+        activity_type: coded(activityTypes, activityTypeLabels),
+        status: status(activityStatuses, activityStatusLabels),
         staff_id: ref('staff'),
         student_id: ref('students'),
         description: textarea,

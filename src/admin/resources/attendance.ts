@@ -5,7 +5,8 @@ import { attendanceStatuses } from '../../models/attendance.js';
 import { roleAccess } from '../access.js';
 import { defineResource } from './define.js';
 import { menu } from './menu.js';
-import { choices, ref } from './properties.js';
+import { attendanceStatusLabels } from '../labels/codes.js';
+import { ref, status } from './properties.js';
 
 export function attendanceResource(ctx: AppContext): ResourceWithOptions {
   return defineResource(ctx, {
@@ -13,11 +14,11 @@ export function attendanceResource(ctx: AppContext): ResourceWithOptions {
     options: {
       navigation: menu.classroom,
       sort: { sortBy: 'date', direction: 'desc' },
-      listProperties: ['id', 'date', 'student_id', 'status', 'marked_by_staff_id'],
+      listProperties: ['date', 'student_id', 'status', 'marked_by_staff_id'],
       filterProperties: ['date', 'student_id', 'status', 'marked_by_staff_id'],
       showProperties: ['school_id', 'id', 'date', 'student_id', 'status', 'marked_by_staff_id', 'created_at', 'updated_at'],
       properties: {
-        status: { availableValues: choices(attendanceStatuses) },
+        status: status(attendanceStatuses, attendanceStatusLabels),
         student_id: ref('students'),
         marked_by_staff_id: ref('staff'),
       },

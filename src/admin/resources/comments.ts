@@ -6,19 +6,22 @@ import { deleteComment } from '../../services/engagement/comments.js';
 import { roleAccess } from '../access.js';
 import { defineResource } from './define.js';
 import { menu } from './menu.js';
-import { choices, deletedFlag, readOnly, ref } from './properties.js';
+import { entityTypeLabels } from '../labels/codes.js';
+import { linkedNames } from './linked-names.js';
+import { coded, deletedFlag, named, readOnly, ref } from './properties.js';
 
 export function commentsResource(ctx: AppContext): ResourceWithOptions {
   return defineResource(ctx, {
-    model: Comment, scope: { schoolColumn: 'school_id', softDelete: 'deleted_status' }, access: roleAccess.school,
+    model: Comment, scope: { schoolColumn: 'school_id', softDelete: 'deleted_status', enrich: [linkedNames('item', (r) => ({ kind: String(r.entity_type), id: r.entity_id }))] }, access: roleAccess.school,
     options: {
       navigation: menu.communication,
       sort: { sortBy: 'created_at', direction: 'desc' },
-      listProperties: ['id', 'entity_type', 'entity_id', 'parent_id', 'content', 'created_at'],
+      listProperties: ['content', 'item', 'entity_type', 'parent_id', 'created_at'],
       filterProperties: ['entity_type', 'entity_id', 'parent_id', 'content', 'deleted_status', 'created_at'],
-      showProperties: ['school_id', 'id', 'entity_type', 'entity_id', 'parent_id', 'content', 'deleted_status', 'created_at'],
+      showProperties: ['school_id', 'id', 'item', 'entity_type', 'entity_id', 'parent_id', 'content', 'deleted_status', 'created_at'],
       properties: {
-        entity_type: { availableValues: choices(entityTypes) },
+        entity_type: coded(entityTypes, entityTypeLabels),
+        item: named(),
         parent_id: ref('parents'),
         deleted_status: deletedFlag,
         created_at: readOnly,

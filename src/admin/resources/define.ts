@@ -3,6 +3,7 @@ import type { Model, ModelStatic } from 'sequelize';
 import type { AppContext } from '../../context.js';
 import type { RoleAccess } from '../access.js';
 import { serviceActions, type ServiceActions } from '../actions.js';
+import { fieldLabel } from '../locale.js';
 import { ScopedResource, type ScopeSpec } from '../scoped-resource.js';
 import { schoolColumn, shownOnly } from './properties.js';
 
@@ -26,13 +27,16 @@ export function defineResource(ctx: AppContext, spec: ResourceSpec): ResourceWit
   if (spec.scope.schoolColumn === 'school_id') properties.school_id = { ...schoolColumn, ...properties.school_id };
   for (const key of ['created_at', 'updated_at']) properties[key] = { ...shownOnly, ...properties[key] };
   const editProperties = withSchoolOnNew(spec);
+  const resource = new ScopedResource(spec.model, spec.scope);
+  const searched = spec.scope.quickSearch?.map((term) => (typeof term === 'string' ? fieldLabel(resource.id(), term) : term.label).toLowerCase());
+  const quickSearch = searched ? { hint: `Search by ${searched.slice(0, -1).join(', ')}${searched.length > 1 ? ' or ' : ''}${searched.at(-1)}` } : undefined;
   return {
-    resource: new ScopedResource(spec.model, spec.scope),
+    resource,
     options: {
       ...spec.options,
       ...(editProperties ? { editProperties } : {}),
       properties,
-      actions: { ...serviceActions(ctx, spec.access, { schoolColumn: spec.scope.schoolColumn, ...spec.services }), ...spec.extraActions },
+      actions: { ...serviceActions(ctx, spec.access, { schoolColumn: spec.scope.schoolColumn, quickSearch, ...spec.services }), ...spec.extraActions },
     },
   };
 }

@@ -13,11 +13,11 @@ export function designationsResource(ctx: AppContext): ResourceWithOptions {
     options: {
       navigation: menu.staff,
       sort: { sortBy: 'name', direction: 'asc' },
-      listProperties: ['id', 'name', 'created_at'],
+      listProperties: ['name', 'created_at'],
       filterProperties: ['name'],
       showProperties: ['school_id', 'id', 'name', 'rbac', 'created_at', 'updated_at'],
       editProperties: ['school_id', 'name', 'rbac'],
-      properties: { name: { isTitle: true }, ...rbacProperties('Permissions') },
+      properties: { name: { isTitle: true }, ...rbacProperties('What staff with this designation may do, feature by feature', 'Not given') },
     },
     services: {
       noun: 'Designation',

@@ -13,7 +13,7 @@ export function diaryEntriesResource(ctx: AppContext): ResourceWithOptions {
     options: {
       navigation: menu.classroom,
       sort: { sortBy: 'created_at', direction: 'desc' },
-      listProperties: ['id', 'title', 'grade', 'student_id', 'staff_id', 'due_date', 'created_at'],
+      listProperties: ['title', 'grade', 'student_id', 'staff_id', 'due_date', 'created_at'],
       filterProperties: ['title', 'grade', 'student_id', 'staff_id', 'due_date', 'deleted_status'],
       showProperties: ['school_id', 'id', 'title', 'grade', 'student_id', 'staff_id', 'due_date', 'description', 'deleted_status', 'created_at', 'updated_at'],
       editProperties: ['title', 'due_date', 'description'],

@@ -18,7 +18,7 @@ export function gradesResource(ctx: AppContext): ResourceWithOptions {
     options: {
       navigation: menu.setup,
       sort: { sortBy: 'sort_order', direction: 'asc' },
-      listProperties: ['id', 'name', 'class_teacher_id', 'sort_order'],
+      listProperties: ['name', 'class_teacher_id', 'sort_order'],
       filterProperties: ['name', 'class_teacher_id'],
       showProperties: ['school_id', 'id', 'name', 'class_teacher_id', 'sort_order', 'created_at', 'updated_at'],
       editProperties: ['school_id', 'name', 'class_teacher_id', 'sort_order'],

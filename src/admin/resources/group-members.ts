@@ -16,7 +16,7 @@ export function groupMembersResource(ctx: AppContext): ResourceWithOptions {
     options: {
       navigation: menu.people,
       sort: { sortBy: 'id', direction: 'desc' },
-      listProperties: ['id', 'group_id', 'student_id', 'created_at'],
+      listProperties: ['group_id', 'student_id', 'created_at'],
       filterProperties: ['group_id', 'student_id', 'created_at'],
       showProperties: ['school_id', 'id', 'group_id', 'student_id', 'created_at'],
       editProperties: ['group_id', 'student_id'],

@@ -4,31 +4,41 @@ import { Notice } from '../../models/index.js';
 import { noticeTypes } from '../../models/notice.js';
 import { createNotice, deleteNotice, updateNotice } from '../../services/notices/notices.js';
 import { roleAccess } from '../access.js';
-import { audienceEnricher, audienceFormFields, audienceProperties, audiencePropertyNames, withAudience } from './audience-fields.js';
+import { noticeTypeLabels } from '../labels/codes.js';
+import { audienceEnricher, audienceFormFields, audienceProperties, audiencePropertyNames, audienceShown, withAudience } from './audience-fields.js';
 import { defineResource } from './define.js';
+import { linkedNames } from './linked-names.js';
 import { menu } from './menu.js';
-import { choices, deletedFlag, readOnly, textarea } from './properties.js';
+import { coded, deletedFlag, named, readOnly, textarea } from './properties.js';
 import { reachActions } from './reach-actions.js';
 
 export function noticesResource(ctx: AppContext): ResourceWithOptions {
   return defineResource(ctx, {
-    model: Notice, scope: { schoolColumn: 'school_id', softDelete: 'notice_deleted', enrich: audienceEnricher('noticeboard') }, access: roleAccess.school,
+    model: Notice,
+    scope: {
+      schoolColumn: 'school_id', softDelete: 'notice_deleted',
+      enrich: [audienceEnricher('noticeboard'), linkedNames('posted_by', (r) => (r.created_by_type ? { kind: String(r.created_by_type), id: r.created_by_id } : null))],
+    },
+    access: roleAccess.school,
     options: {
       navigation: menu.communication,
       sort: { sortBy: 'created_at', direction: 'desc' },
-      listProperties: ['id', 'notice_title', 'notice_type', 'is_urgent', 'is_important', 'publish_at', 'published_at', 'created_at'],
-      filterProperties: ['notice_title', 'notice_type', 'is_urgent', 'is_important', 'notice_deleted', 'created_at'],
+      listProperties: ['notice_title', 'notice_type', 'is_urgent', 'is_important', 'posted_by', 'publish_at', 'published_at', 'created_at'],
+      filterProperties: ['notice_title', 'notice_type', 'is_urgent', 'is_important', 'created_by_id', 'notice_deleted', 'created_at'],
       showProperties: [
-        'school_id', 'id', 'notice_title', 'notice_type', 'is_urgent', 'is_important', 'notice_desc', ...audiencePropertyNames, 'publish_at', 'published_at', 'created_by_type',
-        'created_by_id', 'notice_deleted', 'created_at', 'updated_at',
+        'school_id', 'id', 'notice_title', 'notice_type', 'is_urgent', 'is_important', 'notice_desc', 'audience', 'publish_at', 'published_at', 'posted_by',
+        'created_by_type', 'created_by_id', 'notice_deleted', 'created_at', 'updated_at',
       ],
       editProperties: ['school_id', 'notice_title', 'notice_type', 'is_urgent', 'is_important', 'publish_at', 'notice_desc', ...audiencePropertyNames],
       properties: {
         ...audienceProperties,
+        ...audienceShown,
         notice_title: { isTitle: true },
-        notice_type: { availableValues: choices(noticeTypes) },
+        notice_type: coded(noticeTypes, noticeTypeLabels),
         notice_desc: textarea,
         notice_deleted: deletedFlag,
+        posted_by: named(),
+        created_by_type: coded(['admin', 'staff'], { admin: 'Admin user', staff: 'Staff member' }, { isVisible: { list: false, filter: false, show: true, edit: false } }),
         created_at: readOnly,
       },
     },

@@ -32,7 +32,7 @@ export function privacyActions(ctx: AppContext): Record<string, Partial<Action<A
         return {
           record: fresh.toJSON(context.currentAdmin),
           redirectUrl: context.h.recordActionUrl({ resourceId: context.resource.id(), recordId: String(record.id()), actionName: 'show' }),
-          notice: { message: `Erased: ${erased.students} student, ${erased.parents} parent, ${erased.comments} comment(s), ${erased.addresses} address(es)`, type: 'success' },
+          notice: { message: `Erased: ${erased.students} student, ${erased.parents} parent, ${erased.comments} comment(s), ${erased.addresses} address(es), ${erased.attachments} attachment(s)`, type: 'success' },
         };
       }),
     },

@@ -5,7 +5,9 @@ import { schoolChangesInput, updateSchoolSettings } from '../../services/schools
 import { parseInput } from '../../services/validation.js';
 import { roleAccess } from '../access.js';
 import { defineResource } from './define.js';
+import { schoolStatusLabels } from '../labels/codes.js';
 import { menu } from './menu.js';
+import { status } from './properties.js';
 
 /** The admin's own school (section 20), over the same table as the operator's Schools. */
 export function schoolSettingsResource(ctx: AppContext): ResourceWithOptions {
@@ -19,6 +21,7 @@ export function schoolSettingsResource(ctx: AppContext): ResourceWithOptions {
       editProperties: ['name', 'timezone'],
       properties: {
         name: { isTitle: true },
+        status: status(['active', 'suspended'], schoolStatusLabels),
         timezone: { description: "An IANA time zone such as Asia/Kolkata: parents' quiet hours are its local hours" },
       },
     },

@@ -10,7 +10,8 @@ import { recordAction } from '../actions.js';
 import { isPlatformAdmin } from '../auth.js';
 import { defineResource } from './define.js';
 import { menu } from './menu.js';
-import { choices, readOnly } from './properties.js';
+import { schoolStatusLabels } from '../labels/codes.js';
+import { readOnly, status } from './properties.js';
 
 const newSchoolInput = z.object({
   school_code: z.string().trim().regex(SCHOOL_ID_PATTERN, 'is not a valid school id'),
@@ -35,7 +36,7 @@ export function schoolsResource(ctx: AppContext): ResourceWithOptions {
       editProperties: ['school_code', 'name', 'admin_name', 'admin_email', 'admin_password'],
       properties: {
         name: { isTitle: true },
-        status: { availableValues: choices(['active', 'suspended']) },
+        status: status(['active', 'suspended'], schoolStatusLabels),
         school_code: { type: 'string', isRequired: true, description: 'The school id: letters, digits, - and _', isVisible: newOnly },
         admin_name: { type: 'string', isRequired: true, description: 'Its first super_admin', isVisible: newOnly },
         admin_email: { type: 'string', isRequired: true, isVisible: newOnly },

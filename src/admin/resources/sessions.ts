@@ -7,20 +7,23 @@ import { roleAccess } from '../access.js';
 import { recordAction } from '../actions.js';
 import { defineResource } from './define.js';
 import { menu } from './menu.js';
-import { choices } from './properties.js';
+import { accountTypeLabels } from '../labels/codes.js';
+import { linkedNames } from './linked-names.js';
+import { coded, named } from './properties.js';
 import { testPushAction } from './test-push-action.js';
 
 export function sessionsResource(ctx: AppContext): ResourceWithOptions {
   return defineResource(ctx, {
-    model: Session, scope: { schoolColumn: 'school_id', secret: ['token_hash', 'fcm_token'] }, access: roleAccess.devices,
+    model: Session, scope: { schoolColumn: 'school_id', secret: ['token_hash', 'fcm_token'], enrich: [linkedNames('account', (r) => ({ kind: String(r.user_type), id: r.user_id }))] }, access: roleAccess.devices,
     options: {
       navigation: menu.access,
       sort: { sortBy: 'last_seen_at', direction: 'desc' },
-      listProperties: ['id', 'user_type', 'user_id', 'device_name', 'ip', 'last_seen_at', 'active'],
+      listProperties: ['account', 'user_type', 'device_name', 'ip', 'last_seen_at', 'active'],
       filterProperties: ['user_type', 'user_id', 'device_name', 'active', 'last_seen_at', 'expires_at'],
-      showProperties: ['school_id', 'id', 'user_type', 'user_id', 'device_id', 'device_name', 'user_agent', 'ip', 'created_at', 'last_seen_at', 'expires_at', 'active', 'revoked_at'],
+      showProperties: ['school_id', 'id', 'account', 'user_type', 'user_id', 'device_id', 'device_name', 'user_agent', 'ip', 'created_at', 'last_seen_at', 'expires_at', 'active', 'revoked_at'],
       properties: {
-        user_type: { availableValues: choices(['parent', 'staff', 'admin']) },
+        account: named(),
+        user_type: coded(['parent', 'staff', 'admin'], accountTypeLabels),
       },
     },
     services: { noun: 'Session' },

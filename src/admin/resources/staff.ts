@@ -1,32 +1,52 @@
 import type { BaseRecord, ResourceWithOptions } from 'adminjs';
 import type { AppContext, Principal } from '../../context.js';
 import { Staff } from '../../models/index.js';
-import { createStaff, resetStaffPin, updateStaff } from '../../services/staff/staff.js';
+import { createStaff, resetStaffPin, staffPermissions, updateStaff } from '../../services/staff/staff.js';
 import { roleAccess } from '../access.js';
 import { recordAction } from '../actions.js';
+import { principalFor } from '../auth.js';
+import { featureLabels, permissionLevelLabels, staffStatusLabels } from '../labels/codes.js';
+import { labelOf } from '../labels/words.js';
+import type { Enricher } from '../scoped-resource.js';
 import { defineResource } from './define.js';
 import { importAction } from './import-action.js';
 import { menu } from './menu.js';
-import { newPin } from './pins.js';
-import { choices } from './properties.js';
+import { pinResetAction } from './pin-reset-action.js';
+import { status } from './properties.js';
 import { rbacProperties } from './rbac-fields.js';
 import { testPushAction } from './test-push-action.js';
 
 export function staffResource(ctx: AppContext): ResourceWithOptions {
   const access = roleAccess.school;
+  /** On a staff member's page, what they may do: each feature's level in words and where it comes from ("Create, from Office Staff", "Manage, own"). */
+  const permissions: Enricher = async (rows, admin, detail) => {
+    if (!detail) return;
+    for (const row of rows) {
+      const sources = await staffPermissions(ctx, principalFor(admin, String(row.school_id)), Number(row.id));
+      row.permissions = sources.map((s) => ({
+        feature: labelOf(featureLabels, s.feature),
+        level: `${labelOf(permissionLevelLabels, s.level)}${s.from === 'own' ? ', own' : s.from === 'designation' ? `, from ${s.designation}` : ''}`,
+      }));
+    }
+  };
   return defineResource(ctx, {
-    model: Staff, scope: { schoolColumn: 'school_id', secret: ['pin_hash'] }, access,
+    model: Staff, scope: { schoolColumn: 'school_id', secret: ['pin_hash'], quickSearch: ['name', 'phone_no', 'email'], enrich: [permissions] }, access,
     options: {
       navigation: menu.staff,
       sort: { sortBy: 'name', direction: 'asc' },
-      listProperties: ['id', 'name', 'designation', 'phone_no', 'email', 'status'],
+      listProperties: ['name', 'designation', 'phone_no', 'email', 'status'],
       filterProperties: ['name', 'designation', 'phone_no', 'email', 'status'],
-      showProperties: ['school_id', 'id', 'name', 'designation', 'phone_no', 'email', 'status', 'rbac', 'created_at', 'updated_at'],
+      showProperties: ['school_id', 'id', 'name', 'designation', 'phone_no', 'email', 'status', 'permissions', 'created_at', 'updated_at'],
       editProperties: ['school_id', 'name', 'designation', 'phone_no', 'email', 'rbac'],
       properties: {
         name: { isTitle: true },
-        status: { type: 'number', availableValues: choices([1, 0], { 1: 'active', 0: 'archived' }), isVisible: { list: true, filter: true, show: true, edit: false } },
-        ...rbacProperties('Own permissions (over the designation)'),
+        designation: {
+          components: { edit: 'NamePicker', filter: 'NamePicker' }, custom: { pick: { resource: 'designations', none: 'No designation' } },
+          description: "One of the school's designations: its permissions are the staff member's base",
+        },
+        status: { type: 'number', ...status([1, 0], staffStatusLabels, { 1: 'green', 0: 'grey' }), isVisible: { list: true, filter: true, show: true, edit: false } },
+        permissions: { type: 'mixed', components: { show: 'EffectivePermissions' }, isVisible: { list: false, filter: false, show: true, edit: false } },
+        ...rbacProperties("Over the designation's: a feature left as the designation's keeps its level", "As the designation's"),
       },
     },
     services: {
@@ -46,14 +66,10 @@ export function staffResource(ctx: AppContext): ResourceWithOptions {
         icon: 'RotateCcw', allowed: () => true, appliesTo: (r) => Number(r.params.status) === 0,
         perform: (p, r) => setStaffStatus(ctx, p, r, 'active'),
       }),
-      resetPin: recordAction(access, {
-        icon: 'Key', variant: 'danger', allowed: () => true,
-        guard: 'Set a new PIN for this staff member? They are signed out of every device.',
-        perform: async (p, r) => {
-          const pin = newPin();
-          await resetStaffPin(ctx, p, Number(r.id()), pin);
-          return { message: `New PIN for ${r.params.name}: ${pin}. Give it to them now; it is not shown again.`, type: 'info' };
-        },
+      resetPin: pinResetAction(access, {
+        owner: (r) => String(r.params.name),
+        intro: 'Set a new PIN for this staff member. They are signed out of every device at once and sign in again with the new PIN.',
+        reset: (p, r, pin) => resetStaffPin(ctx, p, Number(r.id()), pin),
       }),
       testPush: testPushAction(ctx, access, (r) => ({ staff_id: Number(r.id()) })),
     },

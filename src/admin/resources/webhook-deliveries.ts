@@ -5,7 +5,8 @@ import { webhookDeliveryStatuses } from '../../models/webhook.js';
 import { roleAccess } from '../access.js';
 import { defineResource } from './define.js';
 import { menu } from './menu.js';
-import { choices, readOnly, ref } from './properties.js';
+import { webhookDeliveryStatusLabels, webhookEventLabels } from '../labels/codes.js';
+import { coded, readOnly, ref, status } from './properties.js';
 
 export function webhookDeliveriesResource(ctx: AppContext): ResourceWithOptions {
   return defineResource(ctx, {
@@ -13,7 +14,7 @@ export function webhookDeliveriesResource(ctx: AppContext): ResourceWithOptions 
     options: {
       navigation: menu.setup,
       sort: { sortBy: 'created_at', direction: 'desc' },
-      listProperties: ['id', 'webhook_id', 'event', 'status', 'attempts', 'response_status', 'created_at', 'delivered_at'],
+      listProperties: ['webhook_id', 'event', 'status', 'attempts', 'response_status', 'created_at', 'delivered_at'],
       filterProperties: ['webhook_id', 'event', 'status', 'event_id', 'created_at'],
       showProperties: [
         'school_id', 'id', 'webhook_id', 'event_id', 'event', 'status', 'attempts', 'response_status', 'last_error', 'next_attempt_at', 'payload',
@@ -21,7 +22,8 @@ export function webhookDeliveriesResource(ctx: AppContext): ResourceWithOptions 
       ],
       properties: {
         webhook_id: ref('webhooks'),
-        status: { availableValues: choices(webhookDeliveryStatuses) },
+        event: coded(Object.keys(webhookEventLabels).filter((e) => e !== '*'), webhookEventLabels),
+        status: status(webhookDeliveryStatuses, webhookDeliveryStatusLabels),
         payload: { type: 'textarea' },
         created_at: readOnly,
       },

@@ -4,7 +4,7 @@ import {
   newActivitySchema, parentActivity, parentFeed, parentFeedQuerySchema, teacherActivityQuerySchema, updateActivity, webActivityQuerySchema,
 } from '../../services/activities/activities.js';
 import type { Routers } from '../routers.js';
-import { audienceView, idParam, schoolIdField, timestamp } from '../../services/schemas.js';
+import { attachmentsView, audienceView, idParam, schoolIdField, timestamp } from '../../services/schemas.js';
 import { formExample, parentFormView, staffFormView } from '../forms/form-views.js';
 
 export const activityView = z.object({
@@ -28,6 +28,7 @@ export const activityView = z.object({
   all_day: z.boolean(),
   location: z.string().nullable(),
   form: staffFormView.nullable().describe('Its permission slip, sign-up or RSVP; null without one'),
+  attachments: attachmentsView,
 });
 /** An activity as the parent is shown it: with their read and their own responses to its form. */
 export const parentActivityView = activityView.extend({ read_at: timestamp().nullable(), form: parentFormView.nullable() });

@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { createAdmin, deleteAdmin, listAdmins, schoolAdminRoles, updateAdmin } from '../../services/admins/admin-users.js';
+import { adminChangesInput, createAdmin, deleteAdmin, listAdmins, newAdminInput, updateAdmin } from '../../services/admins/admin-users.js';
 import type { Routers } from '../routers.js';
-import { email, idParam, name, password, timestamp } from '../../services/schemas.js';
+import { idParam, timestamp } from '../../services/schemas.js';
 
 const adminView = z.object({ id: z.number(), name: z.string(), email: z.string(), role: z.string(), school_id: z.string().nullable(), created_at: timestamp() });
-const role = z.enum(schoolAdminRoles);
 
 export function registerAdminRoutes(r: Routers): void {
   const web = r.web;
@@ -19,8 +18,8 @@ export function registerAdminRoutes(r: Routers): void {
   web.route(
     {
       method: 'post', path: '/admins', status: 201, summary: 'Create an admin user (super_admin)',
-      description: 'The e-mail is the sign-in name, unique across every school (409 if taken). `role` is super_admin, admin or it_contact.',
-      body: z.object({ name: name(), email: email(), password: password(), role }),
+      description: 'The e-mail is the sign-in name, unique across every school (409 if taken). `role` is admin, super_admin or it_contact; any other is 400 naming it.',
+      body: newAdminInput,
       response: adminView, errors: [403, 409],
       example: { name: 'Ravi IT', email: 'it@greenwood.example', password: 'a long password', role: 'it_contact' },
       responseExample: { message: 'Admin user created' },
@@ -31,7 +30,7 @@ export function registerAdminRoutes(r: Routers): void {
     {
       method: 'put', path: '/admins/:id', params: idParam, summary: 'Change an admin user (super_admin)',
       description: 'A new password ends every session of that admin; the last super_admin cannot be demoted.',
-      body: z.object({ name: name().optional(), email: email().optional(), password: password().optional(), role: role.optional() }),
+      body: adminChangesInput,
       response: adminView, errors: [403, 404, 409],
       example: { role: 'admin' },
       responseExample: { message: 'Admin user updated' },

@@ -21,15 +21,18 @@ const healthView = z.object({
     .object({ status: z.enum(['ok', 'degraded']), latency_ms: z.number().nullable() })
     .optional()
     .describe('Only when REDIS_URL is set: degraded (latency_ms null) while Redis does not answer, when rate limits count per instance'),
+  storage: z
+    .object({ driver: z.enum(['local', 's3']), status: z.enum(['ok', 'degraded']), latency_ms: z.number().nullable() })
+    .describe("The attachments' store (DATA_DIR/files, or STORAGE_URL's): degraded (latency_ms null) while it does not answer, when uploads and file URLs answer 503"),
 });
 
 export function registerDiagnosticsRoutes(r: Routers): void {
   r.web.route(
     {
-      method: 'get', path: '/diagnostics/health', summary: 'Service health: database, push outbox, SMS and e-mail, maintenance jobs (super_admin, it_contact)',
+      method: 'get', path: '/diagnostics/health', summary: 'Service health: database, push outbox, SMS and e-mail, file store, maintenance jobs (super_admin, it_contact)',
       description:
         'The outbox figures are the school\'s own. `sms` and `email` name their providers (`log` records and sends nothing). `status` is `degraded` when the ' +
-        'database or (with REDIS_URL) Redis does not answer, the last e-mail could not reach the SMTP server, or a maintenance job\'s last run failed.',
+        'database, the file store or (with REDIS_URL) Redis does not answer, the last e-mail could not reach the SMTP server, or a maintenance job\'s last run failed.',
       response: healthView,
     },
     async ({ ctx, principal }) => ({ data: await health(ctx, principal) }),

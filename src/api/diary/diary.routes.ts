@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { createDiaryEntry, deleteDiaryEntry, listParentDiary, listStaffDiary, updateDiaryEntry } from '../../services/diary/diary.js';
 import type { Routers } from '../routers.js';
-import { date, id, idParam, longText, pageQuery, timestamp, title } from '../../services/schemas.js';
+import { attachmentIdsInput } from '../../services/attachments/attaching.js';
+import { attachmentsView, date, id, idParam, longText, pageQuery, timestamp, title } from '../../services/schemas.js';
 
 const diaryView = z.object({
   id: z.number(), school_id: z.string(), staff_id: z.number(), author_name: z.string().nullable(), grade: z.string().nullable(), student_id: z.number().nullable(),
   title: z.string(), description: z.string().nullable(), due_date: z.string().nullable(), created_at: timestamp(), updated_at: timestamp(),
+  attachments: attachmentsView,
 });
 const grade = () => z.string().trim().min(1).max(60);
 const fields = {
@@ -13,6 +15,7 @@ const fields = {
   student_id: id().nullable().optional().describe('A student assigned to the caller; give exactly one of grade and student_id'),
   description: longText().nullable().optional(),
   due_date: date().nullable().optional(),
+  attachment_ids: attachmentIdsInput.optional(),
 };
 
 /** Diary entries (CONTRACT.md section 13): staff write them, parents read their children's. */

@@ -15,6 +15,8 @@ const reportView = z.object({
   updated: z.number(),
   unchanged: z.number(),
   guardians_created: z.number(),
+  groups_created: z.number().describe('The groups the file names that the school did not have: created, or in a dry run that applying would create'),
+  new_groups: z.array(z.string()).describe('Their names, sorted'),
   applied: z.boolean(),
   errors: z.array(z.object({ file: z.string().optional(), line: z.number(), field: z.string(), message: z.string() })),
 });
@@ -37,7 +39,7 @@ export function registerImportRoutes(r: Routers): void {
       errors: [422],
       responseExample: {
         message: 'Import applied',
-        data: { kind: 'students', dry_run: false, partial: false, rows: 2, created: 2, updated: 0, unchanged: 0, guardians_created: 2, applied: true, errors: [] },
+        data: { kind: 'students', dry_run: false, partial: false, rows: 2, created: 2, updated: 0, unchanged: 0, guardians_created: 2, groups_created: 1, new_groups: ['Bus 4'], applied: true, errors: [] },
       },
     },
     async ({ ctx, principal, query, req }) => {

@@ -4,7 +4,7 @@ import {
   noticeChangesSchema, noticeTypes, updateNotice, webNoticeQuerySchema,
 } from '../../services/notices/notices.js';
 import type { Routers } from '../routers.js';
-import { audienceView, idParam, schoolIdField, timestamp } from '../../services/schemas.js';
+import { attachmentsView, audienceView, idParam, schoolIdField, timestamp } from '../../services/schemas.js';
 import { parentFormView, staffFormView } from '../forms/form-views.js';
 
 const noticeView = z.object({
@@ -24,6 +24,7 @@ const noticeView = z.object({
   created_at: timestamp(),
   updated_at: timestamp(),
   form: staffFormView.nullable().describe('Its permission slip, sign-up or RSVP; null without one'),
+  attachments: attachmentsView,
 });
 /** A notice as the parent is shown it: with their read and their own responses to its form. */
 const parentNoticeView = noticeView.extend({ read_at: timestamp().nullable(), form: parentFormView.nullable() });

@@ -11,6 +11,12 @@ const dataExport = z.object({
   students: z.array(record), parents: z.array(record), addresses: z.array(record), admissions: z.array(record),
   write_to: z.array(record).describe('Each thread with its `replies`'),
   comments: z.array(record), reactions: z.array(record), reads: z.array(record), attendance: z.array(record), diary: z.array(record),
+  attachments: z
+    .array(z.object({
+      id: z.number(), name: z.string(), content_type: z.string(), size: z.number(), width: z.number().nullable(), height: z.number().nullable(),
+      created_at: z.string(), entity_type: z.string().nullable(), entity_id: z.number().nullable(),
+    }))
+    .describe("The files of their requests and replies and their uploads not yet attached (entity_* null): what each is, no URL and no content"),
   groups: z.array(record).describe('Group memberships'), notification_preferences: z.array(record), notifications: z.array(record),
   sessions: z.array(record).describe('Without tokens'), audit_events: z.array(record),
 });
@@ -33,11 +39,14 @@ export function registerPrivacyRoutes(r: Routers): void {
       description:
         "`confirm` must be the student's roll number (400 otherwise); only an archived student can be erased (409). Personal fields are replaced, " +
         "addresses deleted, the parent's comments blanked and every other trace (the admission's form, write-to threads, notifications, the audit " +
-        "trail's changes) blanked; ids, counts and audit events stay. The parent goes too when no other child of the school links them: name and " +
-        'phone replaced, PIN removed, every session ended.',
-      response: z.object({ erased: z.object({ students: z.number(), parents: z.number(), comments: z.number(), addresses: z.number() }) }),
+        "trail's changes) blanked; ids, counts and audit events stay. The attachments of the student's write-to requests and of their replies are " +
+        'deleted (their URLs then 404). The parent goes too when no other child of the school links them: name and phone replaced, PIN removed, ' +
+        'every session ended, every upload of theirs deleted.',
+      response: z.object({
+        erased: z.object({ students: z.number(), parents: z.number(), comments: z.number(), addresses: z.number(), attachments: z.number() }),
+      }),
       errors: [404, 409], example: { confirm: '2024-0412' },
-      responseExample: { message: 'Student erased', data: { erased: { students: 1, parents: 1, comments: 3, addresses: 2 } } },
+      responseExample: { message: 'Student erased', data: { erased: { students: 1, parents: 1, comments: 3, addresses: 2, attachments: 1 } } },
     },
     async ({ ctx, principal, params, body }) => ({ message: 'Student erased', data: await eraseStudentFor(ctx, principal, params.id, body) }),
   );

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { itemReach, markRead, reachQuery, readInput, remindUnread } from '../../services/audiences/reach.js';
+import { itemReach, markRead, nothingQueuedReasons, reachQuery, readInput, reminderMessage, remindUnread } from '../../services/audiences/reach.js';
 import type { Routers } from '../routers.js';
 import { idParam, timestamp } from '../../services/schemas.js';
 
@@ -25,7 +25,12 @@ const reachText = 'The counts cover every family; `unread_families` is a page of
 const remindText =
   'Every family that has not read it (on an item with a form, every family still missing a response) is told by its channel: a push to each of its devices, ' +
   'else an e-mail to a verified address, else an SMS (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). ' +
-  'Answers the number of notification records written, of every channel; when none of those families can be reached, none is written.';
+  'Answers the number of notification records written, of every channel. A reminder that would write none (every family has read it, or none of the others ' +
+  'can be reached) answers `{queued: 0}` with the `reason`, writes nothing and does not start the hour.';
+const reminderView = z.object({
+  queued: z.number().describe('The notification records written, of every channel'),
+  reason: z.enum(nothingQueuedReasons).optional().describe('Why nothing was queued: every family has read it, or none of the others can be reached'),
+});
 
 /** Read receipts (parents), and reach and reminders (the author, managers, school admins). */
 export function registerReachRoutes(r: Routers): void {
@@ -49,9 +54,12 @@ export function registerReachRoutes(r: Routers): void {
     router.route(
       {
         method: 'post', path: '/activities/:id/remind', params: idParam, summary: `Remind the families that have not read an activity (${who})`,
-        description: remindText, response: z.object({ queued: z.number() }), errors: [404, 409], responseExample: { message: 'Reminder queued', data: { queued: 3 } },
+        description: remindText, response: reminderView, errors: [404, 409], responseExample: { message: 'Reminder queued: 3 notification record(s) written', data: { queued: 3 } },
       },
-      async ({ ctx, principal, params }) => ({ message: 'Reminder queued', data: await remindUnread(ctx, principal, 'activity', params.id) }),
+      async ({ ctx, principal, params }) => {
+        const result = await remindUnread(ctx, principal, 'activity', params.id);
+        return { message: reminderMessage(result), data: result };
+      },
     );
   }
   r.web.route(
@@ -64,8 +72,11 @@ export function registerReachRoutes(r: Routers): void {
   r.web.route(
     {
       method: 'post', path: '/noticeboard/:id/remind', params: idParam, summary: 'Remind the families that have not read a notice (super_admin, admin)',
-      description: remindText, response: z.object({ queued: z.number() }), errors: [404, 409], responseExample: { message: 'Reminder queued', data: { queued: 3 } },
+      description: remindText, response: reminderView, errors: [404, 409], responseExample: { message: 'Reminder queued: 3 notification record(s) written', data: { queued: 3 } },
     },
-    async ({ ctx, principal, params }) => ({ message: 'Reminder queued', data: await remindUnread(ctx, principal, 'noticeboard', params.id) }),
+    async ({ ctx, principal, params }) => {
+      const result = await remindUnread(ctx, principal, 'noticeboard', params.id);
+      return { message: reminderMessage(result), data: result };
+    },
   );
 }

@@ -2,28 +2,36 @@ import { z } from 'zod';
 import { schoolChangesInput, schoolSettings, updateSchoolSettings } from '../../services/schools/settings.js';
 import type { Routers } from '../routers.js';
 
-const schoolView = z.object({ id: z.string(), name: z.string(), status: z.enum(['active', 'suspended']), timezone: z.string() });
+const schoolView = z.object({
+  id: z.string(), name: z.string(), status: z.enum(['active', 'suspended']), timezone: z.string(),
+  storage_limit_mb: z.number().describe('MiB the school\'s attachments may hold, files and thumbnails together (413 past it)'),
+  storage_used_mb: z.number().describe('MiB its stored files and thumbnails hold, attached or waiting, to two decimals rounded up'),
+});
+const example = { id: 'greenwood', name: 'Greenwood High', status: 'active', timezone: 'Asia/Kolkata', storage_limit_mb: 5120, storage_used_mb: 812.47 };
 
 export function registerSchoolRoutes(r: Routers): void {
   r.web.route(
     {
       method: 'get', path: '/school', summary: "The school's settings (any admin)",
-      description: "The school's id, name, status and IANA time zone (`UTC` until set). Parents' quiet hours are read in that zone.",
+      description:
+        "The school's id, name, status, IANA time zone (`UTC` until set; parents' quiet hours are read in that zone) and the storage its attachments " +
+        'may hold and hold (MiB).',
       response: schoolView,
-      responseExample: { data: { id: 'greenwood', name: 'Greenwood High', status: 'active', timezone: 'Asia/Kolkata' } },
+      responseExample: { data: example },
     },
     async ({ principal }) => ({ data: await schoolSettings(principal) }),
   );
   r.web.route(
     {
-      method: 'put', path: '/school', summary: 'Rename the school or set its time zone (super_admin)',
+      method: 'put', path: '/school', summary: 'Rename the school, set its time zone or its storage limit (super_admin)',
       description:
-        'Both fields optional. `timezone` is an IANA name the platform\'s time-zone data knows (`Asia/Kolkata`, `Europe/London`); ' +
-        'an unknown one is a 400 naming it. Quiet hours already running keep the end they were given.',
+        'Every field optional. `timezone` is an IANA name the platform\'s time-zone data knows (`Asia/Kolkata`, `Europe/London`); ' +
+        'an unknown one is a 400 naming it. Quiet hours already running keep the end they were given. `storage_limit_mb` is an integer of at least 1 ' +
+        '(default 5120); set below the usage, it deletes nothing and refuses new uploads.',
       body: schoolChangesInput,
       response: schoolView,
       example: { timezone: 'Asia/Kolkata' },
-      responseExample: { message: 'School updated', data: { id: 'greenwood', name: 'Greenwood High', status: 'active', timezone: 'Asia/Kolkata' } },
+      responseExample: { message: 'School updated', data: example },
     },
     async ({ principal, body }) => ({ message: 'School updated', data: await updateSchoolSettings(principal, body) }),
   );

@@ -5,17 +5,17 @@ import {
 } from '../../services/write-to/write-to.js';
 import type { ApiRouter } from '../route.js';
 import type { Routers } from '../routers.js';
-import { idParam, timestamp } from '../../services/schemas.js';
+import { attachmentsView, idParam, timestamp } from '../../services/schemas.js';
 
 const request = z.object({
   id: z.number(), school_id: z.string(), parent_id: z.number(), student_id: z.number().nullable(), type: z.enum(writeToTypes),
   subject: z.string(), message: z.string(), status: z.enum(writeToStatuses), assigned_staff_id: z.number().nullable(),
   leave_from: z.string().nullable(), leave_to: z.string().nullable(), created_at: timestamp(), updated_at: timestamp(),
-  resolved_at: timestamp().nullable(), replies_count: z.number(),
+  resolved_at: timestamp().nullable(), replies_count: z.number(), attachments: attachmentsView,
 });
 const reply = z.object({
   id: z.number(), write_to_id: z.number(), author_type: z.enum(replyAuthors), author_id: z.number().describe('The parent\'s, staff member\'s or admin user\'s id'),
-  author_name: z.string().nullable(), message: z.string(), created_at: timestamp(),
+  author_name: z.string().nullable(), message: z.string(), created_at: timestamp(), attachments: attachmentsView,
 });
 const thread = request.extend({ replies: z.array(reply).describe('Oldest first') });
 const queueItem = request.extend({ student_name: z.string().nullable(), parent_name: z.string().nullable() });

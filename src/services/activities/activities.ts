@@ -12,6 +12,9 @@ import {
   audienceColumn, audienceFilterClauses, audienceFromColumn, audienceInput, audiencesOf, audienceVisible, checkAudience, normalizeAudience, saveAudience, type Audience,
 } from '../audiences/audiences.js';
 import { notifyAudience } from '../audiences/publish.js';
+import { attachmentsOf, type AttachmentView } from '../attachments/attachments.js';
+import { applyAttachments, attachmentIdsInput, planAttachments } from '../attachments/attaching.js';
+import { deleteAttachmentsOfItems } from '../attachments/removal.js';
 import { eventColumns, eventFields } from '../calendar/event-fields.js';
 import { formInput } from '../forms/definition.js';
 import { attachForms, saveItemForm, type FormView } from '../forms/forms.js';
@@ -38,6 +41,7 @@ export const activityFields = {
   audience: audienceInput,
   /** With status `scheduled`: when the activity publishes itself (and its push goes out). */
   publish_at: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp' }).describe('A future time; the activity stays `scheduled`, hidden from parents, until then'),
+  attachment_ids: attachmentIdsInput,
   ...eventFields,
   form: formInput.nullable(),
 };
@@ -52,6 +56,7 @@ export const newActivitySchema = z.object({
   student_id: activityFields.student_id.optional(),
   audience: activityFields.audience.optional(),
   publish_at: activityFields.publish_at.optional(),
+  attachment_ids: activityFields.attachment_ids.optional(),
   starts_at: activityFields.starts_at.optional(),
   ends_at: activityFields.ends_at.optional(),
   all_day: activityFields.all_day.optional(),
@@ -69,6 +74,7 @@ export const activityChangesSchema = z.object({
   student_id: activityFields.student_id.optional(),
   audience: activityFields.audience.optional(),
   publish_at: activityFields.publish_at.optional(),
+  attachment_ids: activityFields.attachment_ids.optional(),
   starts_at: activityFields.starts_at.optional(),
   ends_at: activityFields.ends_at.optional(),
   all_day: activityFields.all_day.optional(),
@@ -128,6 +134,7 @@ export interface ActivityView {
   read_at?: string | null;
   /** Its form, as the caller is shown it; null without one. */
   form: FormView | null;
+  attachments: AttachmentView[];
 }
 
 export interface ActivityRow {
@@ -151,9 +158,10 @@ export interface ActivityRow {
   ends_at: unknown;
   all_day: unknown;
   location: string | null;
+  attachment_ids: unknown;
 }
 
-const view = (r: ActivityRow, audience: Audience | null = null): Omit<ActivityView, 'form'> => ({
+const view = (r: ActivityRow, audience: Audience | null = null): Omit<ActivityView, 'form' | 'attachments'> => ({
   id: Number(r.id),
   school_id: r.school_id,
   title: r.title,
@@ -176,19 +184,25 @@ const view = (r: ActivityRow, audience: Audience | null = null): Omit<ActivityVi
   ...(r.read_at !== undefined ? { read_at: iso(r.read_at) } : {}),
 });
 
-/** The rows as staff and admins see them, with their audiences and forms, each read in one query for the page. */
+/** The rows as staff and admins see them, with their audiences, attachments and forms, each read in one query for the page. */
 export async function staffActivityViews(ctx: AppContext, principal: Principal, rows: ActivityRow[], transaction?: Transaction): Promise<ActivityView[]> {
-  const audiences = await audiencesOf(principal.schoolId, 'activity', rows.filter((r) => Number(r.audience_scope) === 1).map((r) => Number(r.id)), transaction);
-  return attachForms(ctx, principal, rows.map((r) => ({ view: view(r, audiences.get(Number(r.id)) ?? null), formId: r.form_id })), transaction);
+  const [audiences, files] = await Promise.all([
+    audiencesOf(principal.schoolId, 'activity', rows.filter((r) => Number(r.audience_scope) === 1).map((r) => Number(r.id)), transaction),
+    attachmentsOf(ctx, principal.schoolId, rows.map((r) => r.attachment_ids), transaction),
+  ]);
+  const items = rows.map((r, i) => ({ view: { ...view(r, audiences.get(Number(r.id)) ?? null), attachments: files[i]! }, formId: r.form_id }));
+  return attachForms(ctx, principal, items, transaction);
 }
 
-/** Rows of `parentActivitiesSelect` as the parent is shown them, with their forms and the parent's own responses. */
+/** Rows of `parentActivitiesSelect` as the parent is shown them, with their attachments, forms and the parent's own responses. */
 export async function parentActivityViews(ctx: AppContext, principal: Principal, rows: Array<ActivityRow & { audience_list: unknown }>): Promise<ActivityView[]> {
-  return attachForms(ctx, principal, rows.map((r) => ({ view: view(r, audienceFromColumn(r.audience_list)), formId: r.form_id })));
+  const files = await attachmentsOf(ctx, principal.schoolId, rows.map((r) => r.attachment_ids));
+  return attachForms(ctx, principal, rows.map((r, i) => ({ view: { ...view(r, audienceFromColumn(r.audience_list)), attachments: files[i]! }, formId: r.form_id })));
 }
 
 export const ACTIVITY_COLUMNS = `a.id, a.school_id, a.title, a.description, a.activity_type, a.status, a.staff_id, s.name AS author_name,
-  a.student_id, a.audience_scope, a.publish_at, a.published_at, a.created_at, a.updated_at, a.form_id, a.starts_at, a.ends_at, a.all_day, a.location`;
+  a.student_id, a.audience_scope, a.publish_at, a.published_at, a.created_at, a.updated_at, a.form_id, a.starts_at, a.ends_at, a.all_day, a.location,
+  a.attachment_ids`;
 export const AUTHOR = 'LEFT JOIN staff s ON s.id = a.staff_id AND s.school_id = a.school_id';
 const NEWEST = 'ORDER BY a.created_at DESC, a.id DESC';
 
@@ -277,6 +291,7 @@ export async function createActivity(ctx: AppContext, principal: Principal, inpu
   const event = await eventColumns(principal.schoolId, data);
   return ctx.db.sequelize.transaction(async (transaction) => {
     const audience = (await requestedAudience(principal, data, transaction)) ?? null;
+    const files = data.attachment_ids && (await planAttachments(ctx, principal, data.attachment_ids, null, transaction));
     const created = await Activity.create({
       ...event,
       school_id: principal.schoolId,
@@ -288,7 +303,9 @@ export async function createActivity(ctx: AppContext, principal: Principal, inpu
       staff_id: staffId,
       student_id: soleStudent(audience),
       audience_scope: audience ? 1 : 0,
+      ...(files ? { attachment_ids: files.ids } : {}),
     }, { transaction });
+    if (files) await applyAttachments(ctx, principal, files, { type: 'activity', id: created.id }, transaction);
     await saveAudience(principal.schoolId, 'activity', created.id, audience, transaction);
     await saveItemForm(ctx, principal.schoolId, 'activity', created.id, data.form, transaction);
     await publishActivity(ctx, principal, created.id, transaction);
@@ -307,7 +324,7 @@ export async function updateActivity(ctx: AppContext, principal: Principal, id: 
   if (data.staff_id !== undefined && principal.type === 'staff' && data.staff_id !== principal.userId) {
     throw forbidden('staff_id must be your own id');
   }
-  const { staff_id: _author, audience: _audience, student_id: _student, publish_at: publishAt, form, starts_at: _s, ends_at: _e, all_day: _d, location: _l, ...rest } = data;
+  const { staff_id: _author, audience: _audience, student_id: _student, publish_at: publishAt, form, starts_at: _s, ends_at: _e, all_day: _d, location: _l, attachment_ids: attachmentIds, ...rest } = data;
   if (Object.values(data).every((v) => v === undefined)) throw badRequest('Send at least one field to change');
   const current = await findActivity(ctx, principal, id);
   requireEditRights(principal, current);
@@ -318,26 +335,35 @@ export async function updateActivity(ctx: AppContext, principal: Principal, id: 
   const event = await eventColumns(principal.schoolId, data, stored);
   return ctx.db.sequelize.transaction(async (transaction) => {
     const audience = await requestedAudience(principal, data, transaction);
+    const files = attachmentIds && (await planAttachments(ctx, principal, attachmentIds, { type: 'activity', id }, transaction));
     const formId = await saveItemForm(ctx, principal.schoolId, 'activity', id, form, transaction);
     const fields = {
       ...patch, ...event, ...(audience !== undefined ? { student_id: soleStudent(audience), audience_scope: audience ? 1 : 0 } : {}), ...(formId !== undefined ? { form_id: formId } : {}),
+      ...(files ? { attachment_ids: files.ids } : {}),
     };
     // Sequelize leaves out the fields that were not sent.
     const [affected] = await Activity.update(fields, { where: { id, school_id: principal.schoolId, deleted_status: 0 }, transaction });
     // Deleted between the read and the write.
     if (affected === 0) throw notFound('Activity');
+    if (files) await applyAttachments(ctx, principal, files, { type: 'activity', id }, transaction);
     if (audience !== undefined) await saveAudience(principal.schoolId, 'activity', id, audience, transaction);
     if (patch.status === 'published') await publishActivity(ctx, principal, id, transaction);
     return findActivity(ctx, principal, id, transaction);
   });
 }
 
-/** Soft delete (`deleted_status` = 1): hidden from every feed, kept in the database. Same permissions as editing. */
+/**
+ * Soft delete (`deleted_status` = 1): hidden from every feed, kept in the database; its attachments
+ * are deleted with it. Same permissions as editing.
+ */
 export async function deleteActivity(ctx: AppContext, principal: Principal, id: number): Promise<void> {
   requirePermission(principal, 'activities.create');
   requireEditRights(principal, await findActivity(ctx, principal, id));
-  const [affected] = await Activity.update({ deleted_status: 1 }, { where: { id, school_id: principal.schoolId, deleted_status: 0 } });
-  if (affected === 0) throw notFound('Activity');
+  await ctx.db.sequelize.transaction(async (transaction) => {
+    const [affected] = await Activity.update({ deleted_status: 1 }, { where: { id, school_id: principal.schoolId, deleted_status: 0 }, transaction });
+    if (affected === 0) throw notFound('Activity');
+    await deleteAttachmentsOfItems(ctx, principal.schoolId, 'activity', [id], transaction);
+  });
 }
 
 /**

@@ -1,12 +1,33 @@
+import { z } from 'zod';
 import type { AppContext, Principal } from '../../context.js';
-import { badRequest, conflict, notFound } from '../../errors.js';
+import { badRequest, conflict, fieldError, notFound } from '../../errors.js';
 import { AdminUser, type AdminRole } from '../../models/index.js';
 import { requireRole } from '../access/guards.js';
 import { hashSecretValue } from '../auth/passwords.js';
 import { endUserSessions } from '../auth/sessions.js';
+import { email, name, password } from '../schemas.js';
+import { parseInput } from '../validation.js';
 
-export const schoolAdminRoles = ['super_admin', 'admin', 'it_contact'] as const;
+/** The roles a school's admin user may have, in the order the console offers them; platform_admin is the command line's alone. */
+export const schoolAdminRoles = ['admin', 'super_admin', 'it_contact'] as const;
 export type SchoolAdminRole = (typeof schoolAdminRoles)[number];
+
+const roleLabels: Record<SchoolAdminRole, string> = { admin: 'Admin', super_admin: 'Super admin', it_contact: 'IT contact' };
+const notARole = `must be one of ${schoolAdminRoles.join(', ')}`;
+const role = () => z.enum(schoolAdminRoles, { error: notARole });
+
+/** The bodies of POST and PUT /web-app/admins, checked here so that every door refuses another role with a 400 naming `role`. */
+export const newAdminInput = z.object({ name: name(), email: email(), password: password(), role: role() });
+export const adminChangesInput = newAdminInput.partial();
+
+/**
+ * The roles the signed-in user may give an admin user, in the order the console's picker offers
+ * them: all three to a super_admin and to the operator, none to anyone else (who manage no admin users).
+ */
+export function grantableRoles(principal: Principal): Array<{ role: SchoolAdminRole; label: string }> {
+  if (principal.type !== 'admin' || (principal.role !== 'super_admin' && principal.role !== 'platform_admin')) return [];
+  return schoolAdminRoles.map((r) => ({ role: r, label: roleLabels[r] }));
+}
 
 export interface AdminView {
   id: number;
@@ -43,21 +64,15 @@ export async function listAdmins(principal: Principal): Promise<AdminView[]> {
   return rows.map(view);
 }
 
-export interface NewAdmin {
-  name: string;
-  email: string;
-  password: string;
-  role: SchoolAdminRole;
-}
+export type NewAdmin = z.input<typeof newAdminInput>;
 
 /**
  * Creates an admin user of a school, or a platform_admin (no school) for the operator. The API and
  * the console reach it through createAdmin; the command line calls it directly.
  */
 export async function createAdminUser(input: { school_id: string | null; name: string; email: string; password: string; role: AdminRole }): Promise<AdminView> {
-  if ((input.role === 'platform_admin') !== (input.school_id === null)) {
-    throw badRequest(input.role === 'platform_admin' ? 'A platform_admin belongs to no school' : 'An admin user needs a school');
-  }
+  if (input.school_id !== null && !(schoolAdminRoles as readonly string[]).includes(input.role)) throw fieldError('role', notARole);
+  if (input.school_id === null && input.role !== 'platform_admin') throw badRequest('An admin user needs a school');
   if (input.password.length < 8 || input.password.length > 128) throw badRequest('password must be 8 to 128 characters', [{ field: 'password', message: 'must be 8 to 128 characters' }]);
   const email = input.email.trim().toLowerCase();
   await assertEmailFree(email);
@@ -71,22 +86,18 @@ export async function createAdminUser(input: { school_id: string | null; name: s
   return view(admin);
 }
 
-export async function createAdmin(_ctx: AppContext, principal: Principal, input: NewAdmin): Promise<AdminView> {
+export async function createAdmin(_ctx: AppContext, principal: Principal, raw: NewAdmin): Promise<AdminView> {
   requireRole(principal, 'super_admin');
-  return createAdminUser({ ...input, school_id: principal.schoolId });
+  return createAdminUser({ ...parseInput(newAdminInput, raw), school_id: principal.schoolId });
 }
 
-export interface AdminChanges {
-  name?: string;
-  email?: string;
-  password?: string;
-  role?: SchoolAdminRole;
-}
+export type AdminChanges = z.input<typeof adminChangesInput>;
 
 /** A new password ends every session of that admin. */
-export async function updateAdmin(ctx: AppContext, principal: Principal, id: number, changes: AdminChanges): Promise<AdminView> {
+export async function updateAdmin(ctx: AppContext, principal: Principal, id: number, raw: AdminChanges): Promise<AdminView> {
   requireRole(principal, 'super_admin');
-  if (Object.keys(changes).length === 0) throw badRequest('Send at least one field to change');
+  const changes = parseInput(adminChangesInput, raw);
+  if (Object.values(changes).every((v) => v === undefined)) throw badRequest('Send at least one field to change');
   const admin = await findInSchool(principal, id);
   const patch: Partial<AdminUser> = {};
   if (changes.name !== undefined) patch.name = changes.name;

@@ -7,12 +7,11 @@ import { audienceFamilies, type AudienceEntity } from './audiences.js';
  * Tells the families an item reaches about it, each by its channel (a push to its devices, else an
  * e-mail or an SMS), written to the outbox in the caller's transaction (publishing, a reminder): the
  * item and its notifications commit together. Families are given, or found from the item's audience.
- * Returns the records written.
+ * Returns the ids of the records written.
  */
 export async function notifyAudience(
-  ctx: AppContext, item: { schoolId: string; entity: AudienceEntity; id: number; scope: number }, news: FamilyNews, transaction: Transaction,
-  options: { families?: number[]; unlessUnreachable?: boolean } = {},
-): Promise<number> {
-  const parents = options.families ?? (await audienceFamilies(ctx, item.schoolId, item.entity, item.id, item.scope, transaction));
-  return notifyFamilies(ctx, item.schoolId, parents, news, transaction, { unlessUnreachable: options.unlessUnreachable });
+  ctx: AppContext, item: { schoolId: string; entity: AudienceEntity; id: number; scope: number }, news: FamilyNews, transaction: Transaction, families?: number[],
+): Promise<number[]> {
+  const parents = families ?? (await audienceFamilies(ctx, item.schoolId, item.entity, item.id, item.scope, transaction));
+  return notifyFamilies(ctx, item.schoolId, parents, news, transaction);
 }

@@ -1,4 +1,4 @@
-import { QueryTypes } from 'sequelize';
+import { QueryTypes, type Transaction } from 'sequelize';
 import { z } from 'zod';
 import { id as idField, pageQuery } from '../schemas.js';
 import type { AppContext, Principal } from '../../context.js';
@@ -6,6 +6,7 @@ import { iso, sqlTime, writeIn } from '../../db.js';
 import { AppError, forbidden, notFound } from '../../errors.js';
 import { hasPermission, requireSchoolAdmin } from '../access/guards.js';
 import { assertParentCanSee } from '../engagement/visibility.js';
+import { chunks } from '../batches.js';
 import { paginationOf, offsetOf } from '../pagination.js';
 import { parseInput } from '../validation.js';
 import { audienceChildren, type AudienceEntity } from './audiences.js';
@@ -153,34 +154,89 @@ async function unreadFamilies(ctx: AppContext, schoolId: string, entity: Audienc
 }
 
 /**
- * A reminder to the families that have not read a published item or, when it has a form, to those
- * still missing a response (read or not), each by its channel (event `reminder`). At most one an
- * hour per item, claimed by a conditional update (429 with Retry-After otherwise), written with its
- * notifications in one transaction; when none of those families can be reached by any channel,
- * no record is written. Answers the records written.
+ * Why a reminder queued nothing: every family of the audience has read it (or, for an item with a
+ * form, has responded), or none of those it would remind can be reached.
  */
-export async function remindUnread(ctx: AppContext, principal: Principal, entity: AudienceEntity, id: number): Promise<{ queued: number }> {
+export const nothingQueuedReasons = ['all_read', 'all_responded', 'unreachable'] as const;
+export type NothingQueued = (typeof nothingQueuedReasons)[number];
+
+export interface ReminderResult {
+  /** The notification records written, of every channel. */
+  queued: number;
+  /** Present when nothing was queued: why. */
+  reason?: NothingQueued;
+}
+
+/** The sentence every door shows for a reminder's outcome. */
+export function reminderMessage(result: ReminderResult): string {
+  if (result.reason === 'all_read') return 'Every family has read it: no reminder sent';
+  if (result.reason === 'all_responded') return 'Every family has responded: no reminder sent';
+  if (result.reason === 'unreachable') return 'None of the families to remind can be reached (no device signed in, or notifications turned off): no reminder sent';
+  return `Reminder queued: ${result.queued} notification record(s) written`;
+}
+
+/** Thrown inside a reminder's transaction to undo it: none of its records would reach anyone. */
+class ReachedNobody extends Error {}
+
+/**
+ * Every reminder passes here, whoever it goes to and by whichever channels `write` reaches them. In
+ * one transaction: the records are written; when none of them would be delivered (each skipped, or
+ * there were none) the whole reminder is undone and answers {queued: 0} with the reason, having
+ * recorded nothing and left the hour alone; otherwise the hour is claimed by a conditional update
+ * (429 with Retry-After while the last reminder that queued something is less than an hour old) and
+ * the reminder recorded.
+ */
+async function sendReminder(
+  ctx: AppContext, principal: Principal, entity: AudienceEntity, item: Item, families: number[], noneLeft: Exclude<NothingQueued, 'unreachable'>,
+  write: (transaction: Transaction) => Promise<number[]>,
+): Promise<ReminderResult> {
+  if (families.length === 0) return { queued: 0, reason: noneLeft };
+  const now = new Date();
+  try {
+    return await ctx.db.sequelize.transaction(async (transaction) => {
+      const ids = await write(transaction);
+      let deliverable = 0;
+      for (const batch of chunks(ids)) {
+        const [row] = await ctx.db.sequelize.query<{ n: number | string }>(
+          "SELECT COUNT(*) AS n FROM notifications WHERE school_id = :school AND id IN (:ids) AND status <> 'skipped'",
+          { replacements: { school: principal.schoolId, ids: batch }, type: QueryTypes.SELECT, transaction },
+        );
+        deliverable += Number(row?.n ?? 0);
+      }
+      if (deliverable === 0) throw new ReachedNobody();
+      const [, claimed] = (await ctx.db.sequelize.query(
+        `UPDATE ${table[entity]} SET reminded_at = :now WHERE id = :id AND school_id = :school AND (reminded_at IS NULL OR reminded_at <= :since)`,
+        {
+          replacements: { id: item.id, school: principal.schoolId, now: sqlTime(ctx.db.dialect, now), since: sqlTime(ctx.db.dialect, new Date(now.getTime() - REMINDER_GAP_MS)) },
+          type: QueryTypes.UPDATE, transaction,
+        },
+      )) as unknown as [unknown, number];
+      if (!claimed) {
+        const last = new Date(iso(item.reminded_at) ?? now.toISOString()).getTime();
+        const wait = Math.max(1, Math.ceil((last + REMINDER_GAP_MS - now.getTime()) / 1000));
+        throw new AppError('TOO_MANY_REQUESTS', 'This item was reminded less than an hour ago', undefined, { 'Retry-After': String(wait) });
+      }
+      await recordAudit([{ schoolId: principal.schoolId, action: `${entity}.remind`, entityType: entity, entityId: item.id, changes: { reminded_at: [iso(item.reminded_at) ?? null, now.toISOString()] } }], transaction);
+      return { queued: ids.length };
+    });
+  } catch (err) {
+    if (err instanceof ReachedNobody) return { queued: 0, reason: 'unreachable' };
+    throw err;
+  }
+}
+
+/**
+ * A reminder to the families that have not read a published item or, when it has a form, to those
+ * still missing a response (read or not): one push to each of their devices (event `reminder`), at
+ * most one an hour per item, through sendReminder.
+ */
+export async function remindUnread(ctx: AppContext, principal: Principal, entity: AudienceEntity, id: number): Promise<ReminderResult> {
   const item = await itemFor(ctx, principal, entity, id);
   if (!item.published) throw new AppError('CONFLICT', 'Only a published item can be reminded');
   const missing = await reminderFamilies(ctx, principal.schoolId, entity, item.id, item.scope);
   const families = missing ?? (await unreadFamilies(ctx, principal.schoolId, entity, item));
-  const now = new Date();
-  return ctx.db.sequelize.transaction(async (transaction) => {
-    const [, claimed] = (await ctx.db.sequelize.query(
-      `UPDATE ${table[entity]} SET reminded_at = :now WHERE id = :id AND school_id = :school AND (reminded_at IS NULL OR reminded_at <= :since)`,
-      { replacements: { id, school: principal.schoolId, now: sqlTime(ctx.db.dialect, now), since: sqlTime(ctx.db.dialect, new Date(now.getTime() - REMINDER_GAP_MS)) }, type: QueryTypes.UPDATE, transaction },
-    )) as unknown as [unknown, number];
-    if (!claimed) {
-      const last = new Date(iso(item.reminded_at) ?? now.toISOString()).getTime();
-      const wait = Math.max(1, Math.ceil((last + REMINDER_GAP_MS - now.getTime()) / 1000));
-      throw new AppError('TOO_MANY_REQUESTS', 'This item was reminded less than an hour ago', undefined, { 'Retry-After': String(wait) });
-    }
-    await recordAudit([{ schoolId: principal.schoolId, action: `${entity}.remind`, entityType: entity, entityId: id, changes: { reminded_at: [iso(item.reminded_at) ?? null, now.toISOString()] } }], transaction);
-    const queued = await notifyAudience(ctx, { schoolId: principal.schoolId, entity, id, scope: item.scope }, {
-      event: 'reminder', entity_type: entity, entity_id: id, title: `Reminder: ${item.title}`.slice(0, 200),
-      body: missing ? 'Your response is still missing.' : 'You have not read this yet.',
-    }, transaction, { families, unlessUnreachable: true });
-    return { queued };
-  });
+  return sendReminder(ctx, principal, entity, item, families, missing ? 'all_responded' : 'all_read', (transaction) => notifyAudience(ctx, { schoolId: principal.schoolId, entity, id, scope: item.scope }, {
+    event: 'reminder', entity_type: entity, entity_id: id, title: `Reminder: ${item.title}`.slice(0, 200),
+    body: missing ? 'Your response is still missing.' : 'You have not read this yet.',
+  }, transaction, families));
 }
-

@@ -19,5 +19,5 @@ export async function verifySecretValue(plain: string, hash: string | null | und
 
 export const PIN_PATTERN = /^\d{4,8}$/;
 
-/** A PIN generated for someone to hand over once: 6 digits, uniformly random. */
+/** A PIN generated for someone to hand over once (the command line's and the console's resets): 6 digits, uniformly random. */
 export const generatePin = () => String(randomInt(0, 1_000_000)).padStart(6, '0');

@@ -95,5 +95,6 @@ export async function calendarFeedIcs(ctx: AppContext, token: string): Promise<s
       status: e.status === 'cancelled' ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
     });
   }
-  return calendar.toString();
+  // ical-generator ends the last line without its CRLF.
+  return `${calendar.toString()}\r\n`;
 }

@@ -134,21 +134,15 @@ async function schoolFacts(ctx: AppContext, schoolId: string, transaction: Trans
 
 /**
  * Tells families about something, each by its channel (see batchItems), in the caller's transaction:
- * the event and its records commit together. `unlessUnreachable` (a reminder): when no family can be
- * reached by any channel, nothing is written at all. Returns the records written, of every channel
- * and status.
+ * the event and its records commit together. Returns the ids of the records written, of every
+ * channel and status (a reminder undoes itself when none of them would reach anyone).
  */
-export async function notifyFamilies(
-  ctx: AppContext, schoolId: string, parentIds: number[], news: FamilyNews, transaction: Transaction, options: { unlessUnreachable?: boolean } = {},
-): Promise<number> {
+export async function notifyFamilies(ctx: AppContext, schoolId: string, parentIds: number[], news: FamilyNews, transaction: Transaction): Promise<number[]> {
   const unique = [...new Set(parentIds)];
-  if (unique.length === 0) return 0;
+  if (unique.length === 0) return [];
   const school = await schoolFacts(ctx, schoolId, transaction);
   const now = new Date();
-  const batches: OutboxItem[][] = [];
-  for (const batch of chunks(unique)) batches.push(await batchItems(ctx, school, batch, news, now, transaction));
-  if (options.unlessUnreachable && !batches.some((items) => items.some((i) => (i.status ?? 'pending') === 'pending'))) return 0;
-  let written = 0;
-  for (const items of batches) written += (await enqueue(items, transaction)).length;
+  const written: number[] = [];
+  for (const batch of chunks(unique)) written.push(...(await enqueue(await batchItems(ctx, school, batch, news, now, transaction), transaction)));
   return written;
 }

@@ -25,6 +25,8 @@ export interface HealthView {
   jobs: Array<{ name: string; last_run_at: string | null; last_status: string | null }>;
   /** Only with REDIS_URL: `degraded` while Redis does not answer (rate limits then count per instance). */
   redis?: { status: 'ok' | 'degraded'; latency_ms: number | null };
+  /** The attachments' store: `degraded` while it does not answer (uploads and file downloads then answer 503). */
+  storage: { driver: 'local' | 's3'; status: 'ok' | 'degraded'; latency_ms: number | null };
 }
 
 const PING_TIMEOUT_MS = 2000;
@@ -59,6 +61,7 @@ export async function health(ctx: AppContext, principal?: Principal): Promise<He
   if (principal) requireRole(principal, 'super_admin', 'it_contact');
   const database: HealthView['database'] = { driver: ctx.db.dialect, status: 'down', latency_ms: null };
   const redisLatency = ctx.redis?.ping();
+  const storageLatency = withTimeout(ctx.files.ping(), PING_TIMEOUT_MS).then((ms) => Math.round(ms * 100) / 100, () => null);
   try {
     database.latency_ms = Math.round((await withTimeout(ping(ctx.db), PING_TIMEOUT_MS)) * 100) / 100;
     database.status = 'up';
@@ -74,11 +77,14 @@ export async function health(ctx: AppContext, principal?: Principal): Promise<He
   }
   const redisMs = await redisLatency;
   const redis: HealthView['redis'] = ctx.redis ? { status: redisMs == null ? 'degraded' : 'ok', latency_ms: redisMs ?? null } : undefined;
+  const storageMs = await storageLatency;
+  const storage: HealthView['storage'] = { driver: ctx.files.driver, status: storageMs === null ? 'degraded' : 'ok', latency_ms: storageMs };
   const providers = providersOf(ctx);
   const sms = { provider: providers.sms.name };
   const email = { provider: providers.email.name, status: providers.email.status() };
-  const degraded = database.status !== 'up' || jobs.some((j) => j.last_status === 'failed') || redis?.status === 'degraded' || email.status === 'degraded';
-  return { status: degraded ? 'degraded' : 'ok', version, uptime_s: Math.round(process.uptime()), database, push, sms, email, jobs, ...(redis ? { redis } : {}) };
+  const degraded = database.status !== 'up' || jobs.some((j) => j.last_status === 'failed') || redis?.status === 'degraded' || storage.status === 'degraded'
+    || email.status === 'degraded';
+  return { status: degraded ? 'degraded' : 'ok', version, uptime_s: Math.round(process.uptime()), database, push, sms, email, jobs, ...(redis ? { redis } : {}), storage };
 }
 
 export const testPushInput = z

@@ -1,9 +1,13 @@
+import { QueryTypes, type Transaction } from 'sequelize';
 import type { AppContext, Principal } from '../../context.js';
 import { day, iso } from '../../db.js';
 import { badRequest, fieldError, forbidden, notFound } from '../../errors.js';
 import { DiaryEntry, Grade, Student } from '../../models/index.js';
 import { hasPermission, requirePermission } from '../access/guards.js';
 import { assertAssigned, assertChildOf, childIds } from '../access/scope.js';
+import { attachmentsOf, type AttachmentView } from '../attachments/attachments.js';
+import { applyAttachments, planAttachments } from '../attachments/attaching.js';
+import { deleteAttachmentsOfItems } from '../attachments/removal.js';
 import { offsetOf, type PageRequest } from '../pagination.js';
 
 export interface DiaryView {
@@ -18,6 +22,7 @@ export interface DiaryView {
   due_date: string | null;
   created_at: string;
   updated_at: string;
+  attachments: AttachmentView[];
 }
 
 interface DiaryRow {
@@ -32,16 +37,17 @@ interface DiaryRow {
   due_date: unknown;
   created_at: unknown;
   updated_at: unknown;
+  attachment_ids: unknown;
 }
 
-const view = (r: DiaryRow): DiaryView => ({
+const view = (r: DiaryRow): Omit<DiaryView, 'attachments'> => ({
   id: Number(r.id), school_id: r.school_id, staff_id: Number(r.staff_id), author_name: r.author_name ?? null, grade: r.grade ?? null,
   student_id: r.student_id === null || r.student_id === undefined ? null : Number(r.student_id), title: r.title,
   description: r.description ?? null, due_date: day(r.due_date), created_at: iso(r.created_at)!, updated_at: iso(r.updated_at)!,
 });
 
 const COLUMNS = `d.id, d.school_id, d.staff_id, st.name AS author_name, d.grade, d.student_id, d.title, d.description, d.due_date,
-                 d.created_at, d.updated_at`;
+                 d.created_at, d.updated_at, d.attachment_ids`;
 const FROM = 'FROM diary_entries d LEFT JOIN staff st ON st.id = d.staff_id AND st.school_id = d.school_id';
 const SELECT = `SELECT ${COLUMNS} ${FROM}`;
 
@@ -51,9 +57,17 @@ export interface DiaryInput {
   title: string;
   description?: string | null;
   due_date?: string | null;
+  /** Uploads to attach, in order (CONTRACT.md section 25); on a change, the whole new set. */
+  attachment_ids?: number[];
 }
 
 export type DiaryChanges = Partial<DiaryInput>;
+
+/** The rows as views with their attachments, read in one query for the page. */
+async function views(ctx: AppContext, schoolId: string, rows: DiaryRow[], transaction?: Transaction): Promise<DiaryView[]> {
+  const files = await attachmentsOf(ctx, schoolId, rows.map((r) => r.attachment_ids), transaction);
+  return rows.map((r, i) => ({ ...view(r), attachments: files[i]! }));
+}
 
 /** A calendar day's bounds in UTC, [start, next day's start), so timestamps are compared with the index. */
 const startOf = (date: string) => new Date(`${date}T00:00:00.000Z`);
@@ -91,22 +105,30 @@ function diaryTitle(value: string): string {
   return title;
 }
 
-async function findView(ctx: AppContext, schoolId: string, id: number): Promise<DiaryView> {
-  const [row] = await ctx.db.select<DiaryRow>(`${SELECT} WHERE d.id = :id AND d.school_id = :school AND d.deleted_status = 0`, { id, school: schoolId });
+async function findView(ctx: AppContext, schoolId: string, id: number, transaction?: Transaction): Promise<DiaryView> {
+  const [row] = await ctx.db.sequelize.query<DiaryRow>(`${SELECT} WHERE d.id = :id AND d.school_id = :school AND d.deleted_status = 0`, {
+    replacements: { id, school: schoolId }, type: QueryTypes.SELECT, transaction,
+  });
   if (!row) throw notFound('Diary entry');
-  return view(row);
+  const [entry] = await views(ctx, schoolId, [row], transaction);
+  return entry!;
 }
 
-/** A staff member's diary entry (homework or a class note) for a grade or one of their students. */
+/** A staff member's diary entry (homework or a class note) for a grade or one of their students, with its attachments. */
 export async function createDiaryEntry(ctx: AppContext, principal: Principal, input: DiaryInput): Promise<DiaryView> {
   requirePermission(principal, 'diary.create');
   if (principal.type !== 'staff') throw forbidden('Diary entries are written by staff');
   const aim = await target(principal, input.grade, input.student_id);
-  const entry = await DiaryEntry.create({
-    school_id: principal.schoolId, staff_id: principal.userId, ...aim, title: diaryTitle(input.title),
-    description: input.description ?? null, due_date: input.due_date ?? null,
+  const title = diaryTitle(input.title);
+  return ctx.db.sequelize.transaction(async (transaction) => {
+    const files = input.attachment_ids && (await planAttachments(ctx, principal, input.attachment_ids, null, transaction));
+    const entry = await DiaryEntry.create({
+      school_id: principal.schoolId, staff_id: principal.userId, ...aim, title,
+      description: input.description ?? null, due_date: input.due_date ?? null, ...(files ? { attachment_ids: files.ids } : {}),
+    }, { transaction });
+    if (files) await applyAttachments(ctx, principal, files, { type: 'diary', id: entry.id }, transaction);
+    return findView(ctx, principal.schoolId, entry.id, transaction);
   });
-  return findView(ctx, principal.schoolId, entry.id);
 }
 
 /** The entry, undeleted, in the caller's school, once the caller may change it: their own with diary.create, anyone's with diary.manage. */
@@ -118,7 +140,7 @@ async function assertEditable(principal: Principal, id: number): Promise<void> {
   if (!own) requirePermission(principal, 'diary.manage');
 }
 
-/** Changes an entry; naming grade or student_id retargets it, again to exactly one of the two. */
+/** Changes an entry; naming grade or student_id retargets it, again to exactly one of the two; `attachment_ids` replaces its attachments. */
 export async function updateDiaryEntry(ctx: AppContext, principal: Principal, id: number, changes: DiaryChanges): Promise<DiaryView> {
   await assertEditable(principal, id);
   const retarget = changes.grade !== undefined || changes.student_id !== undefined;
@@ -128,18 +150,24 @@ export async function updateDiaryEntry(ctx: AppContext, principal: Principal, id
     ...(changes.description !== undefined ? { description: changes.description } : {}),
     ...(changes.due_date !== undefined ? { due_date: changes.due_date } : {}),
   };
-  if (Object.keys(values).length > 0) {
-    const [affected] = await DiaryEntry.update(values, { where: { id, school_id: principal.schoolId, deleted_status: 0 } });
+  if (Object.keys(values).length === 0 && changes.attachment_ids === undefined) return findView(ctx, principal.schoolId, id);
+  return ctx.db.sequelize.transaction(async (transaction) => {
+    const files = changes.attachment_ids && (await planAttachments(ctx, principal, changes.attachment_ids, { type: 'diary', id }, transaction));
+    const [affected] = await DiaryEntry.update({ ...values, ...(files ? { attachment_ids: files.ids } : {}) }, { where: { id, school_id: principal.schoolId, deleted_status: 0 }, transaction });
     if (affected === 0) throw notFound('Diary entry');
-  }
-  return findView(ctx, principal.schoolId, id);
+    if (files) await applyAttachments(ctx, principal, files, { type: 'diary', id }, transaction);
+    return findView(ctx, principal.schoolId, id, transaction);
+  });
 }
 
-/** Soft delete: the entry leaves every list and its comments' entity becomes invisible to parents. */
-export async function deleteDiaryEntry(_ctx: AppContext, principal: Principal, id: number): Promise<void> {
+/** Soft delete: the entry leaves every list and its comments' entity becomes invisible to parents; its attachments are deleted with it. */
+export async function deleteDiaryEntry(ctx: AppContext, principal: Principal, id: number): Promise<void> {
   await assertEditable(principal, id);
-  const [affected] = await DiaryEntry.update({ deleted_status: 1 }, { where: { id, school_id: principal.schoolId, deleted_status: 0 } });
-  if (affected === 0) throw notFound('Diary entry');
+  await ctx.db.sequelize.transaction(async (transaction) => {
+    const [affected] = await DiaryEntry.update({ deleted_status: 1 }, { where: { id, school_id: principal.schoolId, deleted_status: 0 }, transaction });
+    if (affected === 0) throw notFound('Diary entry');
+    await deleteAttachmentsOfItems(ctx, principal.schoolId, 'diary', [id], transaction);
+  });
 }
 
 export interface StaffDiaryQuery extends PageRequest {
@@ -168,7 +196,7 @@ export async function listStaffDiary(ctx: AppContext, principal: Principal, quer
     Object.assign(params, { start: startOf(query.date), end: endOf(query.date) });
   }
   const rows = await ctx.db.select<DiaryRow>(`${SELECT} WHERE ${where.join(' AND ')} ORDER BY d.created_at DESC, d.id DESC LIMIT :limit OFFSET :offset`, params);
-  return rows.map(view);
+  return views(ctx, principal.schoolId, rows);
 }
 
 export interface ParentDiaryQuery extends PageRequest {
@@ -202,5 +230,5 @@ export async function listParentDiary(ctx: AppContext, principal: Principal, que
     params,
   );
   // Each entry with when this parent first read it (null while unread).
-  return rows.map((r) => ({ ...view(r), read_at: iso(r.read_at) }));
+  return (await views(ctx, principal.schoolId, rows)).map((entry, i) => ({ ...entry, read_at: iso(rows[i]!.read_at) }));
 }

@@ -157,26 +157,28 @@ export async function removeMember(ctx: AppContext, principal: Principal, member
   await removeGroupMembers(ctx, principal, member.group_id, { student_ids: [member.student_id] });
 }
 
+/** Each name once whatever its case, spelled as it first came: one group per name. */
+export const distinctNames = (names: string[]): string[] => [...new Map([...names].reverse().map((n) => [n.toLowerCase(), n])).values()].reverse();
+
 /**
  * The groups of these names, made when new (the command line's `group add-members`, roster imports),
- * in the caller's transaction: name -> id.
+ * in the caller's transaction: name -> id, and the names of the groups it made.
  */
-export async function ensureGroups(schoolId: string, names: string[], transaction?: Transaction): Promise<Map<string, number>> {
+export async function ensureGroups(schoolId: string, names: string[], transaction?: Transaction): Promise<{ ids: Map<string, number>; created: string[] }> {
   const wanted = [...new Set(names)];
   const ids = new Map<string, number>();
-  if (wanted.length === 0) return ids;
+  if (wanted.length === 0) return { ids, created: [] };
   const find = async () => {
     const byName = new Map((await Group.findAll({ where: { school_id: schoolId, deleted_key: 0 }, attributes: ['id', 'name'], raw: true, transaction })).map((g) => [g.name.toLowerCase(), g.id]));
     for (const n of wanted) if (byName.has(n.toLowerCase())) ids.set(n, byName.get(n.toLowerCase())!);
   };
   await find();
-  // One new group per name whatever its case, spelled as it first came.
-  const missing = new Map(wanted.filter((n) => !ids.has(n)).reverse().map((n) => [n.toLowerCase(), n]));
-  if (missing.size) {
-    await Group.bulkCreate([...missing.values()].map((name) => ({ school_id: schoolId, name })), { ignoreDuplicates: true, transaction });
+  const missing = distinctNames(wanted.filter((n) => !ids.has(n)));
+  if (missing.length) {
+    await Group.bulkCreate(missing.map((name) => ({ school_id: schoolId, name })), { ignoreDuplicates: true, transaction });
     await find();
   }
-  return ids;
+  return { ids, created: missing };
 }
 
 /** Adds students (by roll number) to a group by name, making it when new: the operator's `group add-members`. */
@@ -192,9 +194,9 @@ export async function addMembersByRollNo(
     const students = await Student.findAll({ where: { school_id: principal.schoolId, roll_no: { [Op.in]: rolls } }, attributes: ['id', 'roll_no'], raw: true, transaction });
     const unknown = rolls.filter((r) => !students.some((s) => s.roll_no === r));
     if (unknown.length) throw new AppError('NOT_FOUND', `No student has the roll number ${unknown.join(', ')}`, [{ field: 'roll_nos', message: `unknown: ${unknown.join(', ')}` }]);
-    const groupsBefore = await Group.count({ where: { school_id: principal.schoolId }, transaction });
-    const groupId = (await ensureGroups(principal.schoolId, [name], transaction)).get(name)!;
-    const created = (await Group.count({ where: { school_id: principal.schoolId }, transaction })) > groupsBefore;
+    const { ids, created: made } = await ensureGroups(principal.schoolId, [name], transaction);
+    const groupId = ids.get(name)!;
+    const created = made.length > 0;
     const before = (await counts(principal.schoolId, [groupId], transaction)).get(groupId) ?? 0;
     await addMemberships(principal.schoolId, students.map((s) => ({ group_id: groupId, student_id: s.id })), transaction);
     const after = (await counts(principal.schoolId, [groupId], transaction)).get(groupId) ?? 0;

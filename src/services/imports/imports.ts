@@ -7,7 +7,7 @@ import { requireSchoolAdmin } from '../access/guards.js';
 import { parseInput } from '../validation.js';
 import { missingColumns, readCsv } from './csv.js';
 import { filesFromFolder, filesFromZip, rosterRecords, type RosterFiles } from './oneroster.js';
-import { addCounts, importKinds, noCounts, type Counts, type ImportError, type ImportKind, type ImportReport } from './report.js';
+import { addCounts, groupsReport, importKinds, noCounts, type Counts, type ImportError, type ImportKind, type ImportReport } from './report.js';
 import { applyStaff, requiredStaffColumns, staffFromCsv, type StaffRecord } from './staff-import.js';
 import { chunks } from '../batches.js';
 import { applyStudents, checkStudents, requiredStudentColumns, studentFromCsv, type StudentRecord } from './students-import.js';
@@ -90,7 +90,7 @@ export async function runImport(
   const school = principal.schoolId;
   const parsed = await parse(o.kind, source);
   const report = (counts: Counts, errors: ImportError[], applied: boolean): ImportReport => ({
-    kind: o.kind, dry_run: o.dry_run, partial: o.partial, rows: parsed.rows, ...counts, errors: [...errors].sort(byPosition), applied,
+    kind: o.kind, dry_run: o.dry_run, partial: o.partial, rows: parsed.rows, ...counts, ...groupsReport(counts), errors: [...errors].sort(byPosition), applied,
   });
 
   // Every check, against the school as it is, before anything is written: the report lists all the errors at once.
@@ -147,7 +147,7 @@ export async function runImport(
   }
   const applied = report(counts, o.partial ? errors : [], true);
   // The rows' own events say what changed; this one says which import it was.
-  await recordAudit([{ schoolId: school, action: 'import.apply', entityType: 'import', entityId: null, changes: { import: [null, { kind: o.kind, partial: o.partial, rows: parsed.rows, ...counts }] } }]);
+  await recordAudit([{ schoolId: school, action: 'import.apply', entityType: 'import', entityId: null, changes: { import: [null, { kind: o.kind, partial: o.partial, rows: parsed.rows, ...counts, ...groupsReport(counts) }] } }]);
   return applied;
 }
 

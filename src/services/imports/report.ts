@@ -22,6 +22,10 @@ export interface ImportReport {
   errors: ImportError[];
   /** Guardians met for the first time: each gets a parent account without a PIN and a set-up link by SMS. */
   guardians_created: number;
+  /** The groups the file named that the school did not have: created (a dry run: that applying would create). */
+  groups_created: number;
+  /** Their names, sorted. */
+  new_groups: string[];
   /** Whether anything was written (false for a dry run, and for an all-or-nothing file with errors). */
   applied: boolean;
 }
@@ -31,14 +35,23 @@ export interface Counts {
   updated: number;
   unchanged: number;
   guardians_created: number;
+  /** The names of the groups made (a dry run: that would be made). */
+  new_groups: string[];
 }
 
-export const noCounts = (): Counts => ({ created: 0, updated: 0, unchanged: 0, guardians_created: 0 });
+export const noCounts = (): Counts => ({ created: 0, updated: 0, unchanged: 0, guardians_created: 0, new_groups: [] });
 
 export function addCounts(into: Counts, more: Counts): Counts {
   into.created += more.created;
   into.updated += more.updated;
   into.unchanged += more.unchanged;
   into.guardians_created += more.guardians_created;
+  into.new_groups.push(...more.new_groups);
   return into;
 }
+
+/** The report's group fields from the counts: how many groups, and their names sorted. */
+export const groupsReport = (counts: Counts) => ({
+  groups_created: counts.new_groups.length,
+  new_groups: [...counts.new_groups].sort((x, y) => x.localeCompare(y)),
+});

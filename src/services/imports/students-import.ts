@@ -11,6 +11,7 @@ import { rollNoInput, studentFields } from '../students/students.js';
 import { chunks } from '../batches.js';
 import type { CsvRow } from './csv.js';
 import { applyGroups } from './groups-import.js';
+import { distinctNames } from '../groups/groups.js';
 import { noCounts, type Counts, type ImportError } from './report.js';
 
 /** The school's own students file: its columns, and the ones a row cannot do without. */
@@ -162,8 +163,9 @@ export async function applyStudents(
 
   // The groups each known student is in, by name without case.
   const groupsOf = new Map<number, Set<string>>();
+  const names = new Map<number, string>();
   if (records.some((r) => r.groups.length)) {
-    const names = new Map((await Group.findAll({ where: { school_id: schoolId, deleted_key: 0 }, attributes: ['id', 'name'], raw: true, transaction })).map((g) => [g.id, g.name.toLowerCase()]));
+    for (const g of await Group.findAll({ where: { school_id: schoolId, deleted_key: 0 }, attributes: ['id', 'name'], raw: true, transaction })) names.set(g.id, g.name.toLowerCase());
     for (const m of await byKeys(existingIds, (batch) => GroupMember.findAll({
       where: { school_id: schoolId, student_id: { [Op.in]: batch.map(Number) } }, attributes: ['student_id', 'group_id'], raw: true, transaction,
     }))) {
@@ -222,6 +224,9 @@ export async function applyStudents(
   counts.created = fresh.length;
   counts.updated = changed.length;
   counts.guardians_created = newParents.size;
+  const grouped = [...fresh, ...groupWrites].filter((r) => r.groups.length);
+  const known = new Set(names.values());
+  counts.new_groups = distinctNames(grouped.flatMap((r) => r.groups)).filter((g) => !known.has(g.toLowerCase()));
   const ids = new Map([...students.values()].map((s) => [s.roll_no, s.id]));
   if (options.dryRun || errors.length > 0) return { counts, errors, ids };
 
@@ -284,7 +289,7 @@ export async function applyStudents(
     await Address.bulkCreate(batch, { updateOnDuplicate: ['address', 'city', 'pincode', 'updated_at'], conflictAttributes: ['id'], transaction });
   }
 
-  await applyGroups(schoolId, [...fresh, ...groupWrites].filter((r) => r.groups.length).map((r) => ({ studentId: ids.get(r.roll_no)!, groups: r.groups })), transaction);
+  counts.new_groups = await applyGroups(schoolId, grouped.map((r) => ({ studentId: ids.get(r.roll_no)!, groups: r.groups })), transaction);
 
   if (newParents.size) {
     const school = await School.findByPk(schoolId, { attributes: ['name', 'country'], raw: true, transaction });

@@ -10,6 +10,9 @@ import { operatorPrincipal, requirePermission, requireSchoolAdmin } from '../acc
 import { audienceFilters } from '../activities/activities.js';
 import { audienceColumn, audienceFilterClauses, audienceFromColumn, audienceInput, audiencesOf, audienceVisible, checkAudience, normalizeAudience, saveAudience, type Audience } from '../audiences/audiences.js';
 import { notifyAudience } from '../audiences/publish.js';
+import { attachmentsOf, type AttachmentView } from '../attachments/attachments.js';
+import { applyAttachments, attachmentIdsInput, planAttachments } from '../attachments/attaching.js';
+import { deleteAttachmentsOfItems } from '../attachments/removal.js';
 import { formInput } from '../forms/definition.js';
 import { attachForms, saveItemForm, type FormView } from '../forms/forms.js';
 import { emitWebhookEvent, eventData } from '../webhooks/events.js';
@@ -31,6 +34,7 @@ export const noticeFields = {
   /** Pushed past the parents' preferences and quiet hours and listed first (admins and `noticeboard.manage`). */
   is_urgent: z.boolean(),
   publish_at: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp' }).describe('A future time: the notice stays off the parents\' board, unpushed, until then'),
+  attachment_ids: attachmentIdsInput,
   form: formInput.nullable(),
 };
 
@@ -42,6 +46,7 @@ export const newNoticeSchema = z.object({
   audience: noticeFields.audience.optional(),
   is_urgent: noticeFields.is_urgent.default(false),
   publish_at: noticeFields.publish_at.optional(),
+  attachment_ids: noticeFields.attachment_ids.optional(),
   form: noticeFields.form.optional(),
 });
 export type NewNotice = z.input<typeof newNoticeSchema>;
@@ -54,6 +59,7 @@ export const noticeChangesSchema = z.object({
   audience: noticeFields.audience.optional(),
   is_urgent: noticeFields.is_urgent.optional(),
   publish_at: noticeFields.publish_at.optional(),
+  attachment_ids: noticeFields.attachment_ids.optional(),
   form: noticeFields.form.optional(),
 });
 export type NoticeChanges = z.input<typeof noticeChangesSchema>;
@@ -87,9 +93,10 @@ export interface NoticeView {
   read_at?: string | null;
   /** Its form, as the caller is shown it; null without one. */
   form: FormView | null;
+  attachments: AttachmentView[];
 }
 
-interface NoticeRow extends Omit<NoticeView, 'is_important' | 'is_urgent' | 'scheduled' | 'audience' | 'publish_at' | 'published_at' | 'created_at' | 'updated_at' | 'read_at' | 'form'> {
+interface NoticeRow extends Omit<NoticeView, 'is_important' | 'is_urgent' | 'scheduled' | 'audience' | 'publish_at' | 'published_at' | 'created_at' | 'updated_at' | 'read_at' | 'form' | 'attachments'> {
   is_important: unknown;
   is_urgent: unknown;
   publish_at: unknown;
@@ -99,9 +106,10 @@ interface NoticeRow extends Omit<NoticeView, 'is_important' | 'is_urgent' | 'sch
   updated_at: unknown;
   read_at?: unknown;
   form_id: number | null;
+  attachment_ids: unknown;
 }
 
-const view = (r: NoticeRow, audience: Audience | null = null): Omit<NoticeView, 'form'> => ({
+const view = (r: NoticeRow, audience: Audience | null = null): Omit<NoticeView, 'form' | 'attachments'> => ({
   id: Number(r.id),
   school_id: r.school_id,
   notice_title: r.notice_title,
@@ -121,7 +129,7 @@ const view = (r: NoticeRow, audience: Audience | null = null): Omit<NoticeView, 
   ...(r.read_at !== undefined ? { read_at: iso(r.read_at) } : {}),
 });
 
-const COLUMNS = 'n.id, n.school_id, n.notice_title, n.notice_desc, n.notice_type, n.is_important, n.created_by_type, n.created_by_id, n.audience_scope, n.is_urgent, n.publish_at, n.published_at, n.created_at, n.updated_at, n.form_id';
+const COLUMNS = 'n.id, n.school_id, n.notice_title, n.notice_desc, n.notice_type, n.is_important, n.created_by_type, n.created_by_id, n.audience_scope, n.is_urgent, n.publish_at, n.published_at, n.created_at, n.updated_at, n.form_id, n.attachment_ids';
 /** Pinned first, then newest: the order of (school_id, notice_deleted, is_important, created_at, id) read backwards. */
 const BOARD_ORDER = 'ORDER BY n.is_urgent DESC, n.is_important DESC, n.created_at DESC, n.id DESC';
 
@@ -133,15 +141,19 @@ async function findNotice(ctx: AppContext, principal: Principal, id: number, tra
   return (await views(ctx, principal, [row], transaction))[0]!;
 }
 
-/** The rows as staff and admins see them, with their audiences and forms, each read in one query for the page. */
+/** The rows as staff and admins see them, with their audiences, attachments and forms, each read in one query for the page. */
 async function views(ctx: AppContext, principal: Principal, rows: NoticeRow[], transaction?: Transaction): Promise<NoticeView[]> {
-  const audiences = await audiencesOf(principal.schoolId, 'noticeboard', rows.filter((r) => Number(r.audience_scope) === 1).map((r) => Number(r.id)), transaction);
-  return attachForms(ctx, principal, rows.map((r) => ({ view: view(r, audiences.get(Number(r.id)) ?? null), formId: r.form_id })), transaction);
+  const [audiences, files] = await Promise.all([
+    audiencesOf(principal.schoolId, 'noticeboard', rows.filter((r) => Number(r.audience_scope) === 1).map((r) => Number(r.id)), transaction),
+    attachmentsOf(ctx, principal.schoolId, rows.map((r) => r.attachment_ids), transaction),
+  ]);
+  return attachForms(ctx, principal, rows.map((r, i) => ({ view: { ...view(r, audiences.get(Number(r.id)) ?? null), attachments: files[i]! }, formId: r.form_id })), transaction);
 }
 
-/** Rows of the parents' board as the parent is shown them, with their forms and the parent's own responses. */
-function parentViews(ctx: AppContext, principal: Principal, rows: Array<NoticeRow & { audience_list: unknown }>): Promise<NoticeView[]> {
-  return attachForms(ctx, principal, rows.map((r) => ({ view: view(r, audienceFromColumn(r.audience_list)), formId: r.form_id })));
+/** Rows of the parents' board as the parent is shown them, with their attachments, forms and the parent's own responses. */
+async function parentViews(ctx: AppContext, principal: Principal, rows: Array<NoticeRow & { audience_list: unknown }>): Promise<NoticeView[]> {
+  const files = await attachmentsOf(ctx, principal.schoolId, rows.map((r) => r.attachment_ids));
+  return attachForms(ctx, principal, rows.map((r, i) => ({ view: { ...view(r, audienceFromColumn(r.audience_list)), attachments: files[i]! }, formId: r.form_id })));
 }
 
 /**
@@ -158,6 +170,7 @@ export async function createNotice(ctx: AppContext, principal: Principal, input:
   return ctx.db.sequelize.transaction(async (transaction) => {
     const audience = normalizeAudience(data.audience);
     await checkAudience(principal, audience, transaction);
+    const files = data.attachment_ids && (await planAttachments(ctx, principal, data.attachment_ids, null, transaction));
     const created = await Notice.create({
       school_id: principal.schoolId,
       notice_title: data.notice_title,
@@ -169,7 +182,9 @@ export async function createNotice(ctx: AppContext, principal: Principal, input:
       audience_scope: audience ? 1 : 0,
       is_urgent: data.is_urgent,
       publish_at: publishAt ?? null,
+      ...(files ? { attachment_ids: files.ids } : {}),
     }, { transaction });
+    if (files) await applyAttachments(ctx, principal, files, { type: 'noticeboard', id: created.id }, transaction);
     await saveAudience(principal.schoolId, 'noticeboard', created.id, audience, transaction);
     await saveItemForm(ctx, principal.schoolId, 'noticeboard', created.id, data.form, transaction);
     if (!publishAt) await publishNotice(ctx, principal.schoolId, created.id, new Date(), transaction);
@@ -218,29 +233,38 @@ export async function publishNotice(ctx: AppContext, schoolId: string, id: numbe
 /** School admins (and staff with `noticeboard.manage`) edit any notice of the school; an edit pushes nothing. */
 export async function updateNotice(ctx: AppContext, principal: Principal, id: number, changes: NoticeChanges): Promise<NoticeView> {
   requirePermission(principal, 'noticeboard.manage');
-  const { audience: requested, publish_at: publishAtInput, form, ...rest } = parseInput(noticeChangesSchema, changes);
-  if (requested === undefined && publishAtInput === undefined && form === undefined && Object.values(rest).every((v) => v === undefined)) throw badRequest('Send at least one field to change');
+  const { audience: requested, publish_at: publishAtInput, form, attachment_ids: attachmentIds, ...rest } = parseInput(noticeChangesSchema, changes);
+  if (requested === undefined && publishAtInput === undefined && form === undefined && attachmentIds === undefined && Object.values(rest).every((v) => v === undefined)) {
+    throw badRequest('Send at least one field to change');
+  }
   const publishAt = futureTime(publishAtInput);
   if (publishAt && (await findNotice(ctx, principal, id)).published_at) throw conflict('A published notice cannot be scheduled again');
   const patch = { ...rest, ...(publishAt ? { publish_at: publishAt } : {}) };
   return ctx.db.sequelize.transaction(async (transaction) => {
     const audience = requested === undefined ? undefined : normalizeAudience(requested);
     if (audience !== undefined) await checkAudience(principal, audience, transaction);
+    const files = attachmentIds && (await planAttachments(ctx, principal, attachmentIds, { type: 'noticeboard', id }, transaction));
     const formId = await saveItemForm(ctx, principal.schoolId, 'noticeboard', id, form, transaction);
     // Sequelize leaves out the fields that were not sent; a deleted or foreign notice matches no row.
-    const fields = { ...patch, ...(audience !== undefined ? { audience_scope: audience ? 1 : 0 } : {}), ...(formId !== undefined ? { form_id: formId } : {}) };
+    const fields = {
+      ...patch, ...(audience !== undefined ? { audience_scope: audience ? 1 : 0 } : {}), ...(formId !== undefined ? { form_id: formId } : {}), ...(files ? { attachment_ids: files.ids } : {}),
+    };
     const [affected] = await Notice.update(fields, { where: { id, school_id: principal.schoolId, notice_deleted: 0 }, transaction });
     if (affected === 0) throw notFound('Notice');
+    if (files) await applyAttachments(ctx, principal, files, { type: 'noticeboard', id }, transaction);
     if (audience !== undefined) await saveAudience(principal.schoolId, 'noticeboard', id, audience, transaction);
     return findNotice(ctx, principal, id, transaction);
   });
 }
 
-/** Soft delete (`notice_deleted` = 1): gone from every board, kept in the database. */
-export async function deleteNotice(_ctx: AppContext, principal: Principal, id: number): Promise<void> {
+/** Soft delete (`notice_deleted` = 1): gone from every board, kept in the database; its attachments are deleted with it. */
+export async function deleteNotice(ctx: AppContext, principal: Principal, id: number): Promise<void> {
   requirePermission(principal, 'noticeboard.manage');
-  const [affected] = await Notice.update({ notice_deleted: 1 }, { where: { id, school_id: principal.schoolId, notice_deleted: 0 } });
-  if (affected === 0) throw notFound('Notice');
+  await ctx.db.sequelize.transaction(async (transaction) => {
+    const [affected] = await Notice.update({ notice_deleted: 1 }, { where: { id, school_id: principal.schoolId, notice_deleted: 0 }, transaction });
+    if (affected === 0) throw notFound('Notice');
+    await deleteAttachmentsOfItems(ctx, principal.schoolId, 'noticeboard', [id], transaction);
+  });
 }
 
 /** `published`: only published notices; a staff id: published ones and that staff member's scheduled ones; neither: all (admins). */

@@ -4,13 +4,14 @@ import type { AppContext, Principal } from '../../context.js';
 import { conflict, fieldError, notFound } from '../../errors.js';
 import type { AuditEntityType } from '../../models/audit-event.js';
 import {
-  Address, Admission, AuditEvent, CalendarFeed, Comment, LoginLockout, Notification, Parent, Session, Student, WebhookDelivery, WriteToReply, WriteToRequest,
+  Address, Admission, Attachment, AuditEvent, CalendarFeed, Comment, LoginLockout, Notification, Parent, Session, Student, WebhookDelivery, WriteToReply, WriteToRequest,
 } from '../../models/index.js';
 import { requireRole } from '../access/guards.js';
 import { actingAs } from '../audit/context.js';
 import { recordAudit } from '../audit/audit.js';
 import { blankResponses } from '../forms/erasure.js';
 import { parseInput } from '../validation.js';
+import { deleteAttachments } from '../attachments/removal.js';
 
 export const eraseInput = z.object({ confirm: z.string().trim().min(1).max(64).describe("The student's roll number, typed to confirm") });
 
@@ -19,6 +20,7 @@ export interface ErasureCounts {
   parents: number;
   comments: number;
   addresses: number;
+  attachments: number;
 }
 
 const ERASED = '[erased]';
@@ -26,7 +28,8 @@ const ERASED = '[erased]';
 /**
  * Erases an archived student (and their parent when no other child of the school, erased ones aside,
  * links them): their personal fields are replaced, their addresses deleted, the content of the
- * parent's comments blanked, and every other record that carried their personal data (the
+ * parent's comments blanked, the attachments of their requests and replies (and every upload of an
+ * erased parent) deleted, and every other record that carried their personal data (the
  * admission's stored form, write-to threads, notifications, webhook deliveries, the text answers,
  * signatures, ips and user agents of their form responses, the parent's sessions' device details,
  * sign-in lock-outs and calendar feed, the audit trail's changes, names and ips) blanked too. Ids,
@@ -64,10 +67,19 @@ export async function eraseStudent(ctx: AppContext, schoolId: string, studentId:
     const admissionIds = await ids(Admission, { school_id: schoolId, student_id: studentId });
     if (admissionIds.length) await Admission.update({ submitted: { erased: true } }, { where: { school_id: schoolId, id: admissionIds }, ...t });
     const threadIds = await ids(WriteToRequest, { school_id: schoolId, [Op.or]: [{ student_id: studentId }, ...(parentGoes ? [{ parent_id: parent!.id }] : [])] });
+    const replyIds = threadIds.length ? await ids(WriteToReply, { school_id: schoolId, write_to_id: threadIds }) : [];
     if (threadIds.length) {
-      await WriteToRequest.update({ subject: ERASED, message: ERASED }, { where: { school_id: schoolId, id: threadIds }, ...t });
-      await WriteToReply.update({ message: ERASED }, { where: { school_id: schoolId, write_to_id: threadIds }, ...t });
+      await WriteToRequest.update({ subject: ERASED, message: ERASED, attachment_ids: null }, { where: { school_id: schoolId, id: threadIds }, ...t });
+      await WriteToReply.update({ message: ERASED, attachment_ids: null }, { where: { school_id: schoolId, write_to_id: threadIds }, ...t });
     }
+    // The files of their requests and replies, and whatever an erased parent uploaded; recorded without their names.
+    const attachmentOwners = [
+      ...(threadIds.length ? [{ entity_type: 'write_to', entity_id: threadIds }] : []),
+      ...(replyIds.length ? [{ entity_type: 'write_to_reply', entity_id: replyIds }] : []),
+      ...(parentGoes ? [{ uploader_type: 'parent', uploader_id: parent!.id }] : []),
+    ];
+    const attachmentIds = attachmentOwners.length ? await ids(Attachment, { school_id: schoolId, deleted_at: null, [Op.or]: attachmentOwners }) : [];
+    const attachments = await deleteAttachments(ctx, { schoolId, ids: attachmentIds }, transaction, { recordChanges: false });
     let sessionIds: number[] = [];
     if (parentGoes) {
       await Parent.update(
@@ -83,7 +95,7 @@ export async function eraseStudent(ctx: AppContext, schoolId: string, studentId:
       await forgetLockouts(schoolId, parent!, transaction);
       await CalendarFeed.destroy({ where: { school_id: schoolId, parent_id: parent!.id }, transaction, hooks: false });
     }
-    const responseIds = await blankResponses(schoolId, { studentId, parentId: parentGoes ? parent!.id : null }, transaction);
+    const responseIds = await blankResponses(schoolId, { studentId, parentId: parentGoes ? parent!.id : null, names }, transaction);
     const mentions = (column: string) => names.map((n) => ({ [column]: { [Op.substring]: n } }));
     const theirNotifications = [...(parentGoes ? [{ target_type: 'parent', target_id: parent!.id }] : []), ...mentions('title'), ...mentions('body')];
     // An empty OR would match every notification of the school.
@@ -91,8 +103,11 @@ export async function eraseStudent(ctx: AppContext, schoolId: string, studentId:
     if (notificationIds.length) await Notification.update({ title: ERASED, body: ERASED, address: null }, { where: { school_id: schoolId, id: notificationIds }, ...t });
     const about = { studentId, parentId: parentGoes ? parent!.id : null, names };
     await redactDeliveries(schoolId, { ...about, threadIds, admissionIds }, transaction);
-    await blankTrail(schoolId, about, [['comment', commentIds], ['admission', admissionIds], ['write_to', threadIds], ['session', sessionIds], ['notification', notificationIds], ['form_response', responseIds]], transaction);
-    const erased = { students: 1, parents: parentGoes ? 1 : 0, comments: commentIds.length, addresses };
+    await blankTrail(schoolId, about, [
+      ['comment', commentIds], ['admission', admissionIds], ['write_to', threadIds], ['session', sessionIds], ['notification', notificationIds],
+      ['form_response', responseIds], ['attachment', attachmentIds],
+    ], transaction);
+    const erased = { students: 1, parents: parentGoes ? 1 : 0, comments: commentIds.length, addresses, attachments };
     await recordAudit([{ schoolId, action: 'student.erase', entityType: 'student', entityId: studentId, changes: { erased: [null, erased] } }], transaction);
     return { erased };
   });

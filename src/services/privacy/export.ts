@@ -4,7 +4,7 @@ import { day, iso, parseJson } from '../../db.js';
 import { forbidden, notFound } from '../../errors.js';
 import { jsonColumnsOf } from '../../models/columns.js';
 import {
-  Address, Admission, Attendance, AuditEvent, Comment, DiaryEntry, FormResponse, GroupMember, NotificationPreference, Notification, Parent, Reaction, Read, School,
+  Address, Admission, Attachment, Attendance, AuditEvent, Comment, DiaryEntry, FormResponse, GroupMember, NotificationPreference, Notification, Parent, Reaction, Read, School,
   Session, Student, WriteToReply, WriteToRequest,
 } from '../../models/index.js';
 import { requireRole } from '../access/guards.js';
@@ -43,6 +43,8 @@ async function rows(model: ModelStatic<Model>, where: WhereOptions, exclude: str
   return found.map((row) => clean(row, formats));
 }
 
+const pick = (row: Row, keys: string[]): Row => Object.fromEntries(keys.map((k) => [k, row[k] ?? null]));
+
 export interface People {
   schoolId: string;
   studentIds: number[];
@@ -61,6 +63,18 @@ export async function exportPeople(people: People) {
   const inSchool = (extra: WhereOptions): WhereOptions => ({ [Op.and]: [{ school_id: schoolId }, extra] });
   const threads = await rows(WriteToRequest, inSchool({ [Op.or]: [{ student_id: s }, { parent_id: p }] }));
   const replies = await rows(WriteToReply, inSchool({ write_to_id: threads.map((t) => t.id as number) }));
+  // The files of their requests and replies, and their uploads not yet attached: what each is, never its bytes or a URL.
+  const attachments = await rows(
+    Attachment,
+    inSchool({
+      deleted_at: null,
+      [Op.or]: [
+        { entity_type: 'write_to', entity_id: threads.map((t) => t.id as number) },
+        { entity_type: 'write_to_reply', entity_id: replies.map((r) => r.id as number) },
+        { uploader_type: 'parent', uploader_id: p, entity_id: null },
+      ],
+    }),
+  );
   const notifications = (await rows(Notification, inSchool({ target_type: 'parent', target_id: p }), ['address'])).map((n) => {
     if (!concealedMessage.applies(n)) return n;
     const out = { ...n };
@@ -89,6 +103,7 @@ export async function exportPeople(people: People) {
     attendance: await rows(Attendance, inSchool({ student_id: s })),
     diary: await rows(DiaryEntry, inSchool({ student_id: s })),
     form_responses: await rows(FormResponse, inSchool({ [Op.or]: [{ student_id: s }, { parent_id: p }] }), ['respondent']),
+    attachments: attachments.map((a) => pick(a, ['id', 'name', 'content_type', 'size', 'width', 'height', 'created_at', 'entity_type', 'entity_id'])),
     groups: await rows(GroupMember, inSchool({ student_id: s })),
     notification_preferences: await rows(NotificationPreference, inSchool({ parent_id: p })),
     notifications,

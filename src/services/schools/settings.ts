@@ -26,6 +26,13 @@ export const timezoneField = () =>
 export const schoolChangesInput = z.object({
   name: z.string().trim().min(1).max(200).optional(),
   timezone: timezoneField().optional().describe("The school's IANA time zone: parents' quiet hours are its local hours"),
+  storage_limit_mb: z
+    .number()
+    .int()
+    .min(1)
+    .max(100_000_000)
+    .optional()
+    .describe('MiB its attachments may hold (files and thumbnails); lowering it below the usage deletes nothing and refuses new uploads'),
 });
 export type SchoolChanges = z.input<typeof schoolChangesInput>;
 
@@ -34,24 +41,34 @@ export interface SchoolSettingsView {
   name: string;
   status: 'active' | 'suspended';
   timezone: string;
+  storage_limit_mb: number;
+  /** MiB to two decimals, rounded up, so that a school holding anything never reads 0. */
+  storage_used_mb: number;
 }
 
-const view = (s: Pick<School, 'id' | 'name' | 'status' | 'timezone'>): SchoolSettingsView => ({ id: s.id, name: s.name, status: s.status, timezone: s.timezone });
+type Settings = Pick<School, 'id' | 'name' | 'status' | 'timezone' | 'storage_limit_mb' | 'storage_used_bytes'>;
+const SETTINGS: Array<keyof Settings> = ['id', 'name', 'status', 'timezone', 'storage_limit_mb', 'storage_used_bytes'];
+
+const view = (s: Settings): SchoolSettingsView => ({
+  id: s.id, name: s.name, status: s.status, timezone: s.timezone,
+  storage_limit_mb: Number(s.storage_limit_mb), storage_used_mb: Math.ceil((Number(s.storage_used_bytes) * 100) / 1_048_576) / 100,
+});
 
 /** The caller's school as its admins see it (any admin role). */
 export async function schoolSettings(principal: Principal): Promise<SchoolSettingsView> {
   requireRole(principal, 'super_admin', 'admin', 'it_contact');
-  const school = await School.findByPk(principal.schoolId, { attributes: ['id', 'name', 'status', 'timezone'], raw: true });
+  const school = await School.findByPk(principal.schoolId, { attributes: SETTINGS, raw: true });
   if (!school) throw notFound('School');
   return view(school);
 }
 
-/** Renames the school or sets its time zone (super_admin; the operator from the command line). */
+/** Renames the school, sets its time zone or its storage limit (super_admin; the operator from the command line). */
 export async function updateSchoolSettings(principal: Principal, input: SchoolChanges): Promise<SchoolSettingsView> {
   requireRole(principal, 'super_admin');
   const changes = Object.fromEntries(Object.entries(parseInput(schoolChangesInput, input)).filter(([, v]) => v !== undefined));
   const school = await School.findByPk(principal.schoolId);
   if (!school) throw notFound('School');
+  // Sequelize writes only the fields that changed: the usage read with it is never written back.
   await school.update(changes);
   return view(school);
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'sequelize';
 import { Webhook, WebhookDelivery } from '../../models/index.js';
 import type { WebhookEvent } from '../../models/webhook.js';
+import type { AttachmentView } from '../attachments/attachments.js';
 
 export type WebhookEntityType = 'activity' | 'noticeboard' | 'write_to' | 'admission' | 'student' | 'staff' | 'form_response';
 
@@ -13,11 +14,16 @@ export interface WebhookEventData {
 
 /**
  * An event's `data`: the entity as the REST API shows it (its service's view, which holds no secret),
- * named by type and id.
+ * named by type and id. Its attachments go without their URLs, which would expire long before a
+ * receiver might follow them.
  */
-export const eventData = (entityType: WebhookEntityType, entityId: number, view: object): WebhookEventData => ({
-  entity_type: entityType, entity_id: entityId, ...view,
-});
+export function eventData(entityType: WebhookEntityType, entityId: number, view: object & { attachments?: AttachmentView[] }): WebhookEventData {
+  const { attachments, ...rest } = view;
+  return {
+    entity_type: entityType, entity_id: entityId, ...rest,
+    ...(attachments ? { attachments: attachments.map(({ url: _url, thumbnail_url: _thumbnail, ...meta }) => meta) } : {}),
+  };
+}
 
 /** The school's webhooks that take the event: on, not deleted, subscribed to it or to `*`. */
 async function subscribers(schoolId: string, event: WebhookEvent, transaction: Transaction): Promise<number[]> {

@@ -12,6 +12,8 @@ import { enqueue } from '../../push/outbox.js';
 import { deviceItems } from '../../push/targets.js';
 import { hasPermission, requireSchoolAdmin } from '../access/guards.js';
 import { assertChildOf, childIds, isAssigned } from '../access/scope.js';
+import { attachmentsOf, withAttachments, type AttachmentView } from '../attachments/attachments.js';
+import { applyAttachments, attachmentIdsInput, planAttachments, type AttachmentPlan } from '../attachments/attaching.js';
 import { excuseLeave } from '../attendance/attendance.js';
 import { emitWebhookEvent, eventData } from '../webhooks/events.js';
 import { notifyFamilies } from '../delivery/channel-choice.js';
@@ -36,6 +38,7 @@ export const newWriteToInput = z
     message: message(),
     leave_from: date().optional().describe('Required for type leave'),
     leave_to: date().optional().describe(`Required for type leave; not before leave_from, and at most ${MAX_LEAVE_DAYS} days from it`),
+    attachment_ids: attachmentIdsInput.optional(),
   })
   .superRefine((v, issue) => {
     if (v.type !== 'leave') return;
@@ -49,7 +52,7 @@ export const newWriteToInput = z
   });
 export type NewWriteTo = z.input<typeof newWriteToInput>;
 
-export const replyInput = z.object({ message: message() });
+export const replyInput = z.object({ message: message(), attachment_ids: attachmentIdsInput.optional() });
 export type ReplyInput = z.input<typeof replyInput>;
 
 export const writeToChangesInput = z.object({
@@ -81,6 +84,7 @@ export interface WriteToView {
   updated_at: string;
   resolved_at: string | null;
   replies_count: number;
+  attachments: AttachmentView[];
 }
 
 export interface QueueItemView extends WriteToView {
@@ -96,6 +100,7 @@ export interface ReplyView {
   author_name: string | null;
   message: string;
   created_at: string;
+  attachments: AttachmentView[];
 }
 
 export interface ThreadView extends WriteToView {
@@ -107,11 +112,11 @@ const subjects: Record<WriteToType, string> = {
 };
 
 const COLUMNS = `w.id, w.school_id, w.parent_id, w.student_id, w.type, w.subject, w.message, w.status, w.assigned_staff_id,
-  w.leave_from, w.leave_to, w.created_at, w.updated_at, w.resolved_at, w.replies_count`;
+  w.leave_from, w.leave_to, w.created_at, w.updated_at, w.resolved_at, w.replies_count, w.attachment_ids`;
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
-function view(r: Record<string, unknown>): WriteToView {
+function view(r: Record<string, unknown>): Omit<WriteToView, 'attachments'> {
   return {
     id: Number(r.id),
     school_id: String(r.school_id),
@@ -131,7 +136,7 @@ function view(r: Record<string, unknown>): WriteToView {
   };
 }
 
-const replyView = (r: Record<string, unknown>): ReplyView => ({
+const replyView = (r: Record<string, unknown>): Omit<ReplyView, 'attachments'> => ({
   id: Number(r.id),
   write_to_id: Number(r.write_to_id),
   author_type: r.author_type as ReplyView['author_type'],
@@ -156,7 +161,7 @@ function requireSchool(principal: Principal): void {
   else if (principal.type !== 'staff') throw forbidden('This is for the school');
 }
 
-async function findThread(ctx: AppContext, schoolId: string, threadId: number, transaction?: Transaction, parentId?: number): Promise<WriteToView> {
+async function findThreadRow(ctx: AppContext, schoolId: string, threadId: number, transaction?: Transaction, parentId?: number): Promise<Record<string, unknown>> {
   const [row] = await select(
     ctx,
     `SELECT ${COLUMNS} FROM write_to_requests w WHERE w.id = :id AND w.school_id = :school${parentId === undefined ? '' : ' AND w.parent_id = :parent'}`,
@@ -164,16 +169,27 @@ async function findThread(ctx: AppContext, schoolId: string, threadId: number, t
     transaction,
   );
   if (!row) throw notFound('Write-to request');
-  return view(row);
+  return row;
 }
 
-async function repliesOf(ctx: AppContext, schoolId: string, threadId: number): Promise<ReplyView[]> {
-  const rows = await ctx.db.select(
-    `SELECT id, write_to_id, author_type, author_id, author_name, message, created_at FROM write_to_replies
+/** The rows as views with their attachments, read in one query for the page. */
+const views = (ctx: AppContext, schoolId: string, rows: Array<Record<string, unknown>>, transaction?: Transaction) =>
+  withAttachments(ctx, schoolId, rows.map((r) => ({ view: view(r), attachment_ids: r.attachment_ids })), transaction);
+
+async function findThread(ctx: AppContext, schoolId: string, threadId: number, transaction?: Transaction, parentId?: number): Promise<WriteToView> {
+  const [thread] = await views(ctx, schoolId, [await findThreadRow(ctx, schoolId, threadId, transaction, parentId)], transaction);
+  return thread!;
+}
+
+/** A request with its replies, oldest first: the attachments of all of them read in one query. */
+async function threadOf(ctx: AppContext, schoolId: string, thread: Record<string, unknown>): Promise<ThreadView> {
+  const replies = await ctx.db.select(
+    `SELECT id, write_to_id, author_type, author_id, author_name, message, created_at, attachment_ids FROM write_to_replies
       WHERE school_id = :school AND write_to_id = :id ORDER BY id ASC`,
-    { school: schoolId, id: threadId },
+    { school: schoolId, id: Number(thread.id) },
   );
-  return rows.map(replyView);
+  const [files, ...replyFiles] = await attachmentsOf(ctx, schoolId, [thread.attachment_ids, ...replies.map((r) => r.attachment_ids)]);
+  return { ...view(thread), attachments: files!, replies: replies.map((r, i) => ({ ...replyView(r), attachments: replyFiles[i]! })) };
 }
 
 /**
@@ -214,8 +230,8 @@ async function requestStudent(ctx: AppContext, principal: Principal, input: { st
 }
 
 const INSERT_THREAD = `INSERT INTO write_to_requests
-    (school_id, parent_id, student_id, type, subject, message, status, leave_from, leave_to, replies_count, created_at, updated_at)
-  VALUES (:school_id, :parent_id, :student_id, :type, :subject, :message, 'open', :leave_from, :leave_to, 0, :now, :now)`;
+    (school_id, parent_id, student_id, type, subject, message, status, leave_from, leave_to, replies_count, attachment_ids, created_at, updated_at)
+  VALUES (:school_id, :parent_id, :student_id, :type, :subject, :message, 'open', :leave_from, :leave_to, 0, :attachment_ids, :now, :now)`;
 
 /** A request as its webhook events carry it: as the API shows it. */
 const writeToEventData = (v: WriteToView) => eventData('write_to', v.id, v);
@@ -239,15 +255,22 @@ export async function createWriteTo(ctx: AppContext, principal: Principal, input
   if (!(isLeave && studentId !== null)) {
     const now = new Date();
     return ctx.db.sequelize.transaction(async (transaction) => {
-      const id = await writeIn(ctx.db, transaction, INSERT_THREAD, { ...fields, now });
-      await recordAudit([{ schoolId: principal.schoolId, action: 'write_to.create', entityType: 'write_to', entityId: id, changes: diff(null, fields) }], transaction);
-      const created = view({ ...fields, id, status: 'open', assigned_staff_id: null, resolved_at: null, replies_count: 0, created_at: now, updated_at: now });
-      await emitWebhookEvent(principal.schoolId, 'write_to.created', writeToEventData(created), transaction);
-      return created;
+      const files = data.attachment_ids && (await planAttachments(ctx, principal, data.attachment_ids, null, transaction));
+      const attachmentIds = files ? files.ids : null;
+      const id = await writeIn(ctx.db, transaction, INSERT_THREAD, { ...fields, attachment_ids: attachmentIds && JSON.stringify(attachmentIds), now });
+      if (files) await applyAttachments(ctx, principal, files, { type: 'write_to', id }, transaction);
+      await recordAudit([{ schoolId: principal.schoolId, action: 'write_to.create', entityType: 'write_to', entityId: id, changes: diff(null, { ...fields, attachment_ids: attachmentIds }) }], transaction);
+      const [created] = await views(ctx, principal.schoolId, [
+        { ...fields, id, status: 'open', assigned_staff_id: null, resolved_at: null, replies_count: 0, created_at: now, updated_at: now, attachment_ids: attachmentIds },
+      ], transaction);
+      await emitWebhookEvent(principal.schoolId, 'write_to.created', writeToEventData(created!), transaction);
+      return created!;
     });
   }
   return ctx.db.sequelize.transaction(async (transaction) => {
-    const row = await WriteToRequest.create(fields, { transaction });
+    const files = data.attachment_ids && (await planAttachments(ctx, principal, data.attachment_ids, null, transaction));
+    const row = await WriteToRequest.create({ ...fields, ...(files ? { attachment_ids: files.ids } : {}) }, { transaction });
+    if (files) await applyAttachments(ctx, principal, files, { type: 'write_to', id: row.id }, transaction);
     const [student] = await select(ctx, 'SELECT student_full_name FROM students WHERE id = :id AND school_id = :school', { id: studentId, school: principal.schoolId }, transaction);
     const items = await deviceItems(
       { schoolId: principal.schoolId, userType: 'staff', userIds: await leaveRecipients(ctx, principal.schoolId, studentId, transaction) },
@@ -259,9 +282,9 @@ export async function createWriteTo(ctx: AppContext, principal: Principal, input
       transaction,
     );
     await enqueue(items, transaction);
-    const created = view(row.get({ plain: true }) as unknown as Record<string, unknown>);
-    await emitWebhookEvent(principal.schoolId, 'write_to.created', writeToEventData(created), transaction);
-    return created;
+    const [created] = await views(ctx, principal.schoolId, [row.get({ plain: true }) as unknown as Record<string, unknown>], transaction);
+    await emitWebhookEvent(principal.schoolId, 'write_to.created', writeToEventData(created!), transaction);
+    return created!;
   });
 }
 
@@ -282,31 +305,34 @@ export async function listParentWriteTo(ctx: AppContext, principal: Principal, f
     ctx.db.select(`SELECT ${COLUMNS} FROM write_to_requests w WHERE ${where} ORDER BY w.created_at DESC, w.id DESC LIMIT :limit OFFSET :offset`, params),
     ctx.db.select<{ n: number }>(`SELECT COUNT(*) AS n FROM write_to_requests w WHERE ${where}`, params),
   ]);
-  return { requests: rows.map(view), pagination: paginationOf(Number(count?.n ?? 0), f) };
+  return { requests: await views(ctx, principal.schoolId, rows), pagination: paginationOf(Number(count?.n ?? 0), f) };
 }
 
 /** One of the parent's requests with its replies, oldest first; anyone else's answers 404. */
 export async function getParentWriteTo(ctx: AppContext, principal: Principal, threadId: number): Promise<ThreadView> {
   requireParent(principal);
-  const thread = await findThread(ctx, principal.schoolId, threadId, undefined, principal.userId);
-  return { ...thread, replies: await repliesOf(ctx, principal.schoolId, threadId) };
+  return threadOf(ctx, principal.schoolId, await findThreadRow(ctx, principal.schoolId, threadId, undefined, principal.userId));
 }
 
 async function addReply(
+  ctx: AppContext,
   principal: Principal,
   threadId: number,
   authorName: string | null,
   text: string,
+  files: AttachmentPlan | undefined,
   transaction: Transaction,
 ): Promise<ReplyView> {
   const reply = await WriteToReply.create(
     {
       school_id: principal.schoolId, write_to_id: threadId, author_type: principal.type,
-      author_id: principal.userId, author_name: authorName, message: text,
+      author_id: principal.userId, author_name: authorName, message: text, ...(files ? { attachment_ids: files.ids } : {}),
     },
     { transaction },
   );
-  return replyView(reply.get({ plain: true }) as unknown as Record<string, unknown>);
+  if (files) await applyAttachments(ctx, principal, files, { type: 'write_to_reply', id: reply.id }, transaction);
+  const [attachments] = await attachmentsOf(ctx, principal.schoolId, [reply.attachment_ids], transaction);
+  return { ...replyView(reply.get({ plain: true }) as unknown as Record<string, unknown>), attachments: attachments! };
 }
 
 /**
@@ -315,8 +341,9 @@ async function addReply(
  */
 export async function parentReply(ctx: AppContext, principal: Principal, threadId: number, input: ReplyInput): Promise<ReplyView> {
   requireParent(principal);
-  const { message: text } = parseInput(replyInput, input);
+  const { message: text, attachment_ids: attachmentIds } = parseInput(replyInput, input);
   return ctx.db.sequelize.transaction(async (transaction) => {
+    const files = attachmentIds && (await planAttachments(ctx, principal, attachmentIds, null, transaction));
     const [changed] = await WriteToRequest.update(
       {
         resolved_at: literal("CASE WHEN status = 'resolved' THEN NULL ELSE resolved_at END"),
@@ -330,7 +357,7 @@ export async function parentReply(ctx: AppContext, principal: Principal, threadI
       throw conflict('This request is archived and takes no more replies');
     }
     const parent = await Parent.findOne({ where: { id: principal.userId, school_id: principal.schoolId }, attributes: ['father_name', 'mother_name'], raw: true, transaction });
-    return addReply(principal, threadId, parent?.father_name ?? parent?.mother_name ?? null, text, transaction);
+    return addReply(ctx, principal, threadId, parent?.father_name ?? parent?.mother_name ?? null, text, files, transaction);
   });
 }
 
@@ -341,18 +368,18 @@ export async function assertThreadFound(ctx: AppContext, principal: Principal, t
 }
 
 /** Staff see threads of students assigned to them and threads assigned to them; write_to.manage sees the school's. */
-async function canSee(principal: Principal, thread: WriteToView, transaction?: Transaction): Promise<boolean> {
+async function canSee(principal: Principal, thread: Pick<WriteToView, 'assigned_staff_id' | 'student_id'>, transaction?: Transaction): Promise<boolean> {
   if (hasPermission(principal, 'write_to.manage')) return true;
   if (principal.type !== 'staff') return false;
   if (thread.assigned_staff_id === principal.userId) return true;
   return thread.student_id !== null && isAssigned(principal.schoolId, principal.userId, thread.student_id, transaction);
 }
 
-async function visibleThread(ctx: AppContext, principal: Principal, threadId: number, transaction?: Transaction): Promise<WriteToView> {
+async function visibleThreadRow(ctx: AppContext, principal: Principal, threadId: number, transaction?: Transaction): Promise<Record<string, unknown>> {
   requireSchool(principal);
-  const thread = await findThread(ctx, principal.schoolId, threadId, transaction);
-  if (!(await canSee(principal, thread, transaction))) throw forbidden('This request is not about a student assigned to you');
-  return thread;
+  const row = await findThreadRow(ctx, principal.schoolId, threadId, transaction);
+  if (!(await canSee(principal, view(row), transaction))) throw forbidden('This request is not about a student assigned to you');
+  return row;
 }
 
 /**
@@ -380,18 +407,17 @@ export async function listStaffQueue(ctx: AppContext, principal: Principal, filt
     ),
     ctx.db.select<{ n: number }>(`SELECT COUNT(*) AS n FROM write_to_requests w WHERE ${where}`, params),
   ]);
-  const requests: QueueItemView[] = rows.map((r) => ({
-    ...view(r),
-    student_name: (r.student_name as string | null) ?? null,
-    parent_name: (r.parent_name as string | null) ?? null,
+  const requests: QueueItemView[] = (await views(ctx, principal.schoolId, rows)).map((request, i) => ({
+    ...request,
+    student_name: (rows[i]!.student_name as string | null) ?? null,
+    parent_name: (rows[i]!.parent_name as string | null) ?? null,
   }));
   return { requests, pagination: paginationOf(Number(count?.n ?? 0), f) };
 }
 
 /** A thread in the caller's queue, with its replies oldest first. */
 export async function getStaffWriteTo(ctx: AppContext, principal: Principal, threadId: number): Promise<ThreadView> {
-  const thread = await visibleThread(ctx, principal, threadId);
-  return { ...thread, replies: await repliesOf(ctx, principal.schoolId, threadId) };
+  return threadOf(ctx, principal.schoolId, await visibleThreadRow(ctx, principal, threadId));
 }
 
 /** The name a reply from the school carries: the staff member's, or the admin user's. */
@@ -408,15 +434,16 @@ async function schoolAuthorName(principal: Principal, transaction: Transaction):
  * told by their channel, in the same transaction.
  */
 export async function schoolReply(ctx: AppContext, principal: Principal, threadId: number, input: ReplyInput): Promise<ReplyView> {
-  const { message: text } = parseInput(replyInput, input);
+  const { message: text, attachment_ids: attachmentIds } = parseInput(replyInput, input);
   return ctx.db.sequelize.transaction(async (transaction) => {
-    const thread = await visibleThread(ctx, principal, threadId, transaction);
+    const thread = view(await visibleThreadRow(ctx, principal, threadId, transaction));
+    const files = attachmentIds && (await planAttachments(ctx, principal, attachmentIds, null, transaction));
     const [changed] = await WriteToRequest.update(
       { status: literal("CASE WHEN status = 'open' THEN 'in_progress' ELSE status END"), replies_count: literal('replies_count + 1') },
       { where: { id: threadId, school_id: principal.schoolId, status: { [Op.ne]: 'archived' } }, transaction },
     );
     if (changed === 0) throw conflict('This request is archived and takes no more replies');
-    const reply = await addReply(principal, threadId, await schoolAuthorName(principal, transaction), text, transaction);
+    const reply = await addReply(ctx, principal, threadId, await schoolAuthorName(principal, transaction), text, files, transaction);
     await notifyFamilies(ctx, principal.schoolId, [thread.parent_id], {
       event: 'write_to_reply', entity_type: 'write_to', entity_id: threadId, reply_id: reply.id,
       title: `Reply to "${thread.subject}"`, body: text.length > 200 ? `${text.slice(0, 197)}...` : text,

@@ -11,6 +11,6 @@ export const dataEraseAction: Action<DataEraseFlags> = async (cli, flags) => {
   const { erased } = await eraseStudent(await cli.context(), schoolId, studentId, confirm);
   return {
     data: { erased },
-    lines: [`Erased student ${studentId} of ${schoolId}: ${erased.students} student, ${erased.parents} parent, ${erased.comments} comment(s) blanked, ${erased.addresses} address(es) deleted.`],
+    lines: [`Erased student ${studentId} of ${schoolId}: ${erased.students} student, ${erased.parents} parent, ${erased.comments} comment(s) blanked, ${erased.addresses} address(es) deleted, ${erased.attachments} attachment(s) deleted.`],
   };
 };

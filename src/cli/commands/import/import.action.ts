@@ -41,10 +41,13 @@ export const importAction = (kind: ImportKind): Action<ImportFlags> => async (cl
   const ctx = await cli.context();
   const bar = await progressBar();
   const report = await runImport(ctx, operatorPrincipal(schoolId), { kind, dry_run: Boolean(flags.dryRun), partial: Boolean(flags.partial) }, source, (done, total) => bar.update(done, total)).finally(() => bar.stop());
-  const summary = table([{ rows: report.rows, created: report.created, updated: report.updated, unchanged: report.unchanged, guardians_created: report.guardians_created, errors: report.errors.length }],
-    ['rows', 'created', 'updated', 'unchanged', 'guardians_created', 'errors']);
+  const summary = table([{
+    rows: report.rows, created: report.created, updated: report.updated, unchanged: report.unchanged, guardians_created: report.guardians_created,
+    groups_created: report.groups_created, errors: report.errors.length,
+  }], ['rows', 'created', 'updated', 'unchanged', 'guardians_created', 'groups_created', 'errors']);
+  const groups = report.new_groups.length ? [`Groups ${report.dry_run ? 'to create' : 'created'}: ${report.new_groups.join(', ')}`] : [];
   const verdict = report.dry_run ? 'Dry run: nothing was written.' : report.applied ? 'Imported.' : 'Nothing was imported.';
   const errors = report.errors.length ? ['', ...table(report.errors.map((e) => ({ file: e.file ?? '', line: e.line, field: e.field, message: e.message })), ['file', 'line', 'field', 'message'])] : [];
   const refused = report.errors.length > 0 && !report.partial ? `${report.errors.length} invalid row(s)${report.dry_run ? '' : '; nothing was imported'}` : undefined;
-  return { data: report, lines: [`${verdict} ${kind} into ${schoolId}:`, ...summary, ...errors], ...(refused ? { refused } : {}) };
+  return { data: report, lines: [`${verdict} ${kind} into ${schoolId}:`, ...summary, ...groups, ...errors], ...(refused ? { refused } : {}) };
 };

@@ -1,6 +1,6 @@
 import { id, schoolIdField } from '../../../services/schemas.js';
 import { operatorPrincipal } from '../../../services/access/guards.js';
-import { remindUnread } from '../../../services/audiences/reach.js';
+import { reminderMessage, remindUnread } from '../../../services/audiences/reach.js';
 import { UsageError, type Action } from '../../runtime.js';
 import type { RemindFlags } from './remind.js';
 
@@ -10,5 +10,5 @@ export const action: Action<RemindFlags> = async (cli, flags) => {
   const entity = flags.activity !== undefined ? 'activity' : 'noticeboard';
   const itemId = cli.check(flags.activity ?? flags.notice!, { flag: flags.activity !== undefined ? '--activity' : '--notice', schema: id() });
   const result = await remindUnread(await cli.context(), operatorPrincipal(schoolId), entity, itemId);
-  return { data: result, lines: [`Reminder queued: ${result.queued} notification record(s) written.`] };
+  return { data: result, lines: [`${result.queued} queued`, reminderMessage(result)] };
 };
