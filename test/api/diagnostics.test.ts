@@ -41,6 +41,7 @@ describe('GET /web-app/diagnostics/health', () => {
       sms: { provider: 'log' },
       email: { provider: 'log', status: 'ok' },
       jobs: maintenanceJobs.map((j) => ({ name: j.name, last_run_at: null, last_status: null })),
+      storage: { driver: 'local', status: 'ok', latency_ms: expect.any(Number) },
     });
   });
 
