@@ -2,7 +2,9 @@
 export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  // `.js` off relative imports (the sources import .ts files by their .js names); a `.json.js` module
+  // (libphonenumber-js's metadata) is a real file of that name.
+  moduleNameMapper: { '^(\\.{1,2}/.*)(?<!\\.json)\\.js$': '$1' },
   transform: {
     '^.+\\.ts$': ['@swc/jest', {
       jsc: { target: 'es2022', parser: { syntax: 'typescript' } },

@@ -13,6 +13,8 @@ import * as m0011 from './0011-webhooks.js';
 import * as m0012 from './0012-group-description-text.js';
 import * as m0013 from './0013-student-archived-at-backfill.js';
 import * as m0014 from './0014-demo-published-at.js';
+import * as m0015 from './0015-reaching-families.js';
+import * as m0016 from './0016-link-tokens-and-sms-usage.js';
 import * as m0017 from './0017-attachments.js';
 import * as m0018 from './0018-item-attachment-ids.js';
 import * as m0019 from './0019-forms.js';
@@ -26,4 +28,4 @@ export interface Migration {
 }
 
 /** Every migration, in order: imported statically so that the same list runs from the sources and from dist/. */
-export const migrations: Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0012, m0013, m0014, m0017, m0018, m0019, m0020, m0021];
+export const migrations: Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0012, m0013, m0014, m0015, m0016, m0017, m0018, m0019, m0020, m0021];

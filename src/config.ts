@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { isSupportedCountry } from 'libphonenumber-js/max';
 import { z } from 'zod';
 
+const E164 = /^\+[1-9]\d{1,14}$/;
+const MAIL_ADDRESS = /^[^\s@<>()",;:]+@[^\s@<>()",;:]+\.[^\s@<>()",;:]+$/;
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
@@ -38,6 +41,21 @@ const schema = z.object({
   DB_QUERY_TIMEOUT_MS: int(100, 600_000).default(10_000),
   SHUTDOWN_GRACE_SECONDS: int(0, 3600).default(10),
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  SMS_PROVIDER: z.enum(['log', 'twilio']).default('log'),
+  TWILIO_ACCOUNT_SID: z.string().regex(/^AC[0-9a-fA-F]{32}$/, 'must be AC followed by 32 hexadecimal digits').optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
+  TWILIO_FROM: z.string().regex(E164, 'must be a phone number in E.164 form, such as +15005550006').optional(),
+  TWILIO_MESSAGING_SERVICE_SID: z.string().regex(/^MG[0-9a-fA-F]{32}$/, 'must be MG followed by 32 hexadecimal digits').optional(),
+  SMS_DEFAULT_COUNTRY: z
+    .string()
+    .transform((v) => v.trim().toUpperCase())
+    .refine((v) => isSupportedCountry(v), 'must be an ISO 3166-1 alpha-2 country code, such as IN or US')
+    .default('IN'),
+  SMTP_URL: z
+    .string()
+    .refine((v) => URL.canParse(v) && ['smtp:', 'smtps:'].includes(new URL(v).protocol) && new URL(v).hostname !== '', 'must be an smtp:// or smtps:// URL with a host, such as smtp://user:pass@mail.example.org:587')
+    .optional(),
+  MAIL_FROM: z.string().trim().regex(MAIL_ADDRESS, 'must be an e-mail address without a display name, such as no-reply@school.example.org').optional(),
   TRUST_PROXY: z.string().regex(/^(true|false|\d{1,2}|[\w.:/,\s-]+)$/, 'must be true, false, a hop count or a list of addresses').optional(),
   STORAGE_URL: z
     .string()
@@ -103,6 +121,19 @@ export interface Config {
   shutdownGraceSeconds: number;
   /** Webhook URLs may point at loopback, private and other reserved addresses (a receiver on the same network). */
   webhookAllowPrivate: boolean;
+  smsProvider: 'log' | 'twilio';
+  twilio?: { accountSid: string; authToken: string; from?: string; messagingServiceSid?: string };
+  /** How a school's national phone numbers are read until it sets its own country. */
+  smsDefaultCountry: string;
+  /** Unset: e-mails are recorded by the log provider. */
+  smtpUrl?: string;
+  /** Envelope sender and From address of every e-mail. */
+  mailFrom: string;
+  /**
+   * Certificate authorities (PEM) trusted for outbound TLS to the SMS and e-mail gateways besides the
+   * system's; not read from the environment (a service uses NODE_EXTRA_CA_CERTS): tests hand their throwaway CA here.
+   */
+  trustedCa?: string;
   storage: StorageConfig;
   /** How long a signed file URL works. */
   fileUrlTtlSeconds: number;
@@ -186,6 +217,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.FCM_SERVICE_ACCOUNT_FILE && e.PUSH_PROVIDER === 'fcm' && !existsSync(e.FCM_SERVICE_ACCOUNT_FILE)) {
     throw new ConfigError(`FCM_SERVICE_ACCOUNT_FILE: no file at ${e.FCM_SERVICE_ACCOUNT_FILE}`);
   }
+  if (e.SMS_PROVIDER === 'twilio') {
+    if (!e.TWILIO_ACCOUNT_SID) throw new ConfigError('TWILIO_ACCOUNT_SID: required when SMS_PROVIDER=twilio');
+    if (!e.TWILIO_AUTH_TOKEN) throw new ConfigError('TWILIO_AUTH_TOKEN: required when SMS_PROVIDER=twilio');
+    if (!e.TWILIO_FROM && !e.TWILIO_MESSAGING_SERVICE_SID) {
+      throw new ConfigError('TWILIO_FROM: required when SMS_PROVIDER=twilio, unless TWILIO_MESSAGING_SERVICE_SID names the sender');
+    }
+  }
   if (e.AWS_ACCESS_KEY_ID && !e.AWS_SECRET_ACCESS_KEY) throw new ConfigError('AWS_SECRET_ACCESS_KEY: required with AWS_ACCESS_KEY_ID');
   const corsOrigins = e.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean);
   for (const origin of corsOrigins) {
@@ -224,6 +262,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbQueryTimeoutMs: e.DB_QUERY_TIMEOUT_MS,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+    smsProvider: e.SMS_PROVIDER,
+    twilio: e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN
+      ? { accountSid: e.TWILIO_ACCOUNT_SID, authToken: e.TWILIO_AUTH_TOKEN, from: e.TWILIO_FROM, messagingServiceSid: e.TWILIO_MESSAGING_SERVICE_SID }
+      : undefined,
+    smsDefaultCountry: e.SMS_DEFAULT_COUNTRY,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? `no-reply@${new URL(e.PUBLIC_APP_URL).hostname}`,
     storage: storageOf(e, dataDir),
     fileUrlTtlSeconds: e.FILE_URL_TTL_SECONDS,
     storageTimeoutMs: 10_000,

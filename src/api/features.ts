@@ -9,11 +9,14 @@ import { registerEngagementRoutes } from './engagement/engagement.routes.js';
 import { registerFormRoutes } from './forms/forms.routes.js';
 import { registerGroupRoutes } from './groups/groups.routes.js';
 import { registerImportRoutes } from './imports/imports.routes.js';
+import { registerLinkPageRoutes } from './links/link-pages.routes.js';
+import { registerTwilioRoutes } from './links/twilio.routes.js';
 import { registerNoticeboardRoutes } from './noticeboard/noticeboard.routes.js';
 import { registerNotificationRoutes } from './notifications/notifications.routes.js';
 import { registerParentRoutes } from './parents/parents.routes.js';
 import { registerReachRoutes } from './reach/reach.routes.js';
 import { registerPrivacyRoutes } from './privacy/privacy.routes.js';
+import { registerProfileRoutes } from './profile/profile.routes.js';
 import type { Routers } from './routers.js';
 import { registerSchoolRoutes } from './school/school.routes.js';
 import { registerSessionRoutes } from './sessions/sessions.routes.js';
@@ -46,4 +49,7 @@ export const features: Array<(r: Routers) => void> = [
   registerDiagnosticsRoutes,
   registerAuditRoutes,
   registerWebhookRoutes,
+  registerProfileRoutes,
+  registerLinkPageRoutes,
+  registerTwilioRoutes,
 ];

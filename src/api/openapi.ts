@@ -140,8 +140,15 @@ const requestIdHeader = { 'X-Request-Id': { $ref: '#/components/headers/RequestI
 function apiOperation({ app, method, path, spec }: RegisteredRoute) {
   const auth = spec.auth !== false;
   const success = spec.status ?? 200;
+  const produced = spec.produces?.errors ?? {};
   // Any request may carry a body, which is parsed before routing: malformed JSON (400) and too large a body (413) reach every operation.
-  const statuses = new Set<number>([...(auth ? [401, 403] : []), 400, 413, 429, 500, 503, ...(spec.errors ?? [])]);
+  const statuses = new Set<number>([
+    ...(auth ? [401, 403] : []),
+    400, 413,
+    ...(spec.rateLimited === false ? [] : [429]),
+    500, 503,
+    ...(spec.errors ?? []),
+  ].filter((s) => !(s in produced)));
   const data = spec.response ? jsonSchema(spec.response, 'output') : undefined;
   const envelope = {
     type: 'object',
@@ -164,7 +171,7 @@ function apiOperation({ app, method, path, spec }: RegisteredRoute) {
     security: auth ? [{ bearer: [] }, { query: [] }, { cookie: [] }] : [],
     parameters: [...parameters(spec.params, 'path'), ...parameters(spec.query, 'query')],
     ...(body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: body, example: spec.example ?? exampleOf(body) } } } }
+      ? { requestBody: { required: !spec.form, content: { [spec.form ? 'application/x-www-form-urlencoded' : 'application/json']: { schema: body, example: spec.example ?? exampleOf(body) } } } }
       : {}),
     ...(spec.upload
       ? {
@@ -206,6 +213,9 @@ function apiOperation({ app, method, path, spec }: RegisteredRoute) {
           { description: other.description, headers: requestIdHeader, content: { 'application/json': { schema: envelope, example: exampleWith(other.example) } } },
         ]),
       ),
+      ...Object.fromEntries(Object.entries(produced).map(([status, description]) => [status, {
+        description, headers: requestIdHeader, content: { [spec.produces!.type]: { schema: { type: 'string' } } },
+      }])),
       ...Object.fromEntries([...statuses].sort().map((s) => [s, { $ref: `#/components/responses/E${s}` }])),
     },
   };

@@ -55,11 +55,16 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z
    */
   multipart?: { field: string; description: string };
   /**
-   * A success body that is not the JSON envelope (a CSV file, a calendar): its media type, an
-   * example and the headers it comes with, for the OpenAPI document. The handler writes it; its
-   * errors stay JSON.
+   * A success body that is not the JSON envelope (a CSV file, a calendar, a web page, Twilio's
+   * TwiML): its media type, an example and the headers it comes with, for the OpenAPI document. The
+   * handler writes it; its errors stay JSON, but for the statuses in `errors`, answered in the same
+   * media type (a web page's 404).
    */
-  produces?: { type: string; description: string; example: string; headers?: Record<string, string> };
+  produces?: { type: string; description: string; example: string; headers?: Record<string, string>; errors?: Record<number, string> };
+  /** The body is form-encoded (a web form, a gateway's callback) instead of JSON. */
+  form?: boolean;
+  /** Not rate limited: a gateway's callbacks, refused by their signature before any work. */
+  rateLimited?: false;
   /** Example request body, shown in the API reference; generated from `body` when absent. */
   example?: unknown;
   /** Example success envelope's `message` and `data`, shown in the API reference; `data` is generated from `response` when absent. */
@@ -165,8 +170,9 @@ export class ApiRouter {
     };
     const chain: RequestHandler[] = [
       markRoute,
-      ...(needsAuth ? [this.authenticate!, this.limits.authenticated, tenantGuard] : [this.limits.public]),
+      ...(needsAuth ? [this.authenticate!, this.limits.authenticated, tenantGuard] : spec.rateLimited === false ? [] : [this.limits.public]),
       ...(spec.upload ? [express.raw({ type: spec.upload.types, limit: spec.upload.maxBytes })] : []),
+      ...(spec.form ? [express.urlencoded({ extended: false, limit: '1mb' })] : []),
       ...(spec.before ?? []),
       run,
     ];

@@ -16,6 +16,7 @@ import { Designation } from './designation.js';
 import { Grade } from './grade.js';
 import { Group, GroupMember } from './group.js';
 import { JobRun } from './job-run.js';
+import { LinkToken } from './link-token.js';
 import { LoginLockout } from './login-lockout.js';
 import { Notice } from './notice.js';
 import { Notification } from './notification.js';
@@ -33,14 +34,14 @@ import { WriteToRequest } from './write-to-request.js';
 
 export type { AdminRole };
 export {
-  Activity, Address, AdminUser, Admission, Attachment, Attendance, AudienceTarget, AuditEvent, CalendarFeed, Comment, ConsoleSession, DiaryEntry, Designation, Form, FormResponse, Grade, Group, GroupMember, JobRun, LoginLockout, Notice,
+  Activity, Address, AdminUser, Admission, Attachment, Attendance, AudienceTarget, AuditEvent, CalendarFeed, Comment, ConsoleSession, DiaryEntry, Designation, Form, FormResponse, Grade, Group, GroupMember, JobRun, LinkToken, LoginLockout, Notice,
   Notification, NotificationPreference, Parent, Reaction, Read, School, Session, Staff, StaffStudent, Student, Webhook, WebhookDelivery, WriteToReply, WriteToRequest,
 };
 
 export const allModels = [
   School, AdminUser, Designation, Staff, StaffStudent, Parent, Student, Address, Grade, Group, GroupMember, Admission, Session, LoginLockout,
   Activity, Notice, AudienceTarget, Read, WriteToRequest, WriteToReply, Comment, Reaction, DiaryEntry, Attendance, Notification, NotificationPreference, JobRun,
-  ConsoleSession, AuditEvent, Webhook, WebhookDelivery, Form, FormResponse, CalendarFeed, Attachment,
+  ConsoleSession, AuditEvent, Webhook, WebhookDelivery, Form, FormResponse, CalendarFeed, Attachment, LinkToken,
 ];
 
 /**

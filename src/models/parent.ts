@@ -9,6 +9,12 @@ export class Parent extends Model<InferAttributes<Parent>, InferCreationAttribut
   declare mother_name: CreationOptional<string | null>;
   declare phone_no: string;
   declare email: CreationOptional<string | null>;
+  /**
+   * The address the parent gave in the app, while it awaits their click on its verification link:
+   * `email` is verified unless it is this one. An address any other door sets (admission, import,
+   * the console) differs from it, so it counts as verified without that door knowing of verification.
+   */
+  declare unverified_email: CreationOptional<string | null>;
   declare pin_hash: CreationOptional<string | null>;
   declare pin_setup_token_hash: CreationOptional<string | null>;
   declare pin_setup_expires_at: CreationOptional<Date | null>;
@@ -21,7 +27,7 @@ export class Parent extends Model<InferAttributes<Parent>, InferCreationAttribut
     Parent.init(
       {
         id: pk(), school_id: schoolId(), father_name: str(120, true), mother_name: str(120, true), phone_no: str(20),
-        email: str(254, true), pin_hash: str(100, true), pin_setup_token_hash: str(64, true), pin_setup_expires_at: date(),
+        email: str(254, true), unverified_email: str(254, true), pin_hash: str(100, true), pin_setup_token_hash: str(64, true), pin_setup_expires_at: date(),
         unattached_upload_bytes: { type: DataTypes.BIGINT, allowNull: false, defaultValue: 0 },
         ...timestamps(),
       },

@@ -38,22 +38,28 @@ async function claim(ctx: AppContext, table: OutboxTable, id: number, now: Date)
   return n === 1;
 }
 
+/** Runs `work` on every item, at most `limit` at once: each lane takes the next item as soon as it is free. */
+export async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+}
+
 /**
- * Sends each row this worker manages to claim, a few at a time. Once `stopping` says so, no further
- * row is claimed; the ones being sent finish (a shutdown). Returns how many were claimed.
+ * Sends each row this worker manages to claim, `concurrency` at a time. Once `stopping` says so, no
+ * further row is claimed; the ones being sent finish (a shutdown). Returns how many were claimed.
  */
 export async function claimEach<T extends { id: number }>(
   ctx: AppContext, table: OutboxTable, rows: T[], now: Date, stopping: (() => boolean) | undefined, send: (row: T) => Promise<void>,
+  concurrency = CONCURRENCY,
 ): Promise<number> {
   let claimed = 0;
-  for (let i = 0; i < rows.length; i += CONCURRENCY) {
-    await Promise.all(
-      rows.slice(i, i + CONCURRENCY).map(async (row) => {
-        if (stopping?.() || !(await claim(ctx, table, row.id, now))) return;
-        claimed++;
-        await send(row);
-      }),
-    );
-  }
+  await inParallel(rows, concurrency, async (row) => {
+    if (stopping?.() || !(await claim(ctx, table, row.id, now))) return;
+    claimed++;
+    await send(row);
+  });
   return claimed;
 }

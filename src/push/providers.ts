@@ -2,8 +2,10 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { AppContext } from '../context.js';
 import { createFcmProvider } from './fcm-provider.js';
-import { createLogProvider } from './log-provider.js';
-import type { PushMessage, PushProvider } from './provider.js';
+import { createLogEmailProvider, createLogProvider, createLogSmsProvider } from './log-provider.js';
+import type { EmailProvider, OutboundMessage, PushProvider, SendResult, SmsProvider } from './provider.js';
+import { createSmtpProvider } from './smtp-provider.js';
+import { createTwilioProvider } from './twilio-provider.js';
 
 export function createPushProvider(config: Pick<Config, 'pushProvider' | 'fcmServiceAccountFile' | 'httpsProxy'>, log: Logger): PushProvider {
   if (config.pushProvider === 'fcm') {
@@ -12,29 +14,49 @@ export function createPushProvider(config: Pick<Config, 'pushProvider' | 'fcmSer
   return createLogProvider(log);
 }
 
-const providers = new WeakMap<AppContext, { push: PushProvider; sms: PushProvider }>();
+export function createSmsProvider(config: Config, log: Logger): SmsProvider {
+  if (config.smsProvider === 'twilio' && config.twilio) {
+    return createTwilioProvider({
+      ...config.twilio, statusCallback: `${config.publicAppUrl}/webhooks/twilio/status`, httpsProxy: config.httpsProxy, ca: config.trustedCa,
+    }, log);
+  }
+  return createLogSmsProvider(log);
+}
 
-function providersOf(ctx: AppContext) {
+export function createEmailProvider(config: Config, log: Logger): EmailProvider {
+  return config.smtpUrl ? createSmtpProvider({ url: config.smtpUrl, mailFrom: config.mailFrom, ca: config.trustedCa }, log) : createLogEmailProvider(log);
+}
+
+interface Providers {
+  push: PushProvider;
+  sms: SmsProvider;
+  email: EmailProvider;
+}
+
+const providers = new WeakMap<AppContext, Providers>();
+
+/** The configured providers of this process, created once (the fcm one holds a Firebase app and its token, the others their connections). */
+export function providersOf(ctx: AppContext): Providers {
   let p = providers.get(ctx);
   if (!p) {
-    // There is no SMS gateway: text messages (PIN set-up links) are recorded by the log provider.
-    p = { push: createPushProvider(ctx.config, ctx.log), sms: createLogProvider(ctx.log) };
+    p = { push: createPushProvider(ctx.config, ctx.log), sms: createSmsProvider(ctx.config, ctx.log), email: createEmailProvider(ctx.config, ctx.log) };
     providers.set(ctx, p);
   }
   return p;
 }
 
-/** The configured push provider of this process, created once (the fcm one holds a Firebase app and its token). */
 export const pushProvider = (ctx: AppContext): PushProvider => providersOf(ctx).push;
 
 /** Sends one message through the provider of its channel. */
-export function sendMessage(ctx: AppContext, message: PushMessage) {
+export function sendMessage(ctx: AppContext, message: OutboundMessage): Promise<SendResult> {
   const p = providersOf(ctx);
-  return (message.channel === 'sms' ? p.sms : p.push).send(message);
+  if (message.channel === 'sms') return p.sms.send(message);
+  if (message.channel === 'email') return p.email.send(message);
+  return p.push.send(message);
 }
 
 export async function closePushProvider(ctx: AppContext): Promise<void> {
   const p = providers.get(ctx);
   providers.delete(ctx);
-  await p?.push.close();
+  if (p) await Promise.all([p.push.close(), p.sms.close(), p.email.close()]);
 }

@@ -1,25 +1,21 @@
 import type { AppContext } from '../context.js';
-import type { PushMessage, PushResult } from './provider.js';
-import { pushProvider, sendMessage } from './providers.js';
+import type { OutboundMessage, SendResult } from './provider.js';
+import { providersOf, sendMessage } from './providers.js';
 import { every, type Periodic } from '../jobs/periodic.js';
 import { deliverDueWebhooks, type WebhookCounts } from '../services/webhooks/delivery.js';
-import { at, claimEach, retryAt } from './lease.js';
+import { composeMessages, PIN_SETUP_EVENT, type OutboxRow } from '../services/delivery/compose.js';
+import { smsRefused } from '../services/delivery/opt-out.js';
+import { at, claimEach, inParallel, retryAt } from './lease.js';
 
-const BATCH = 100;
+export type { OutboxRow };
+
+const BATCH = 200;
 const POLL_MS = 1_000;
-
-export interface OutboxRow {
-  id: number;
-  school_id: string;
-  channel: 'push' | 'sms';
-  target_type: string;
-  session_id: number | null;
-  address: string | null;
-  title: string;
-  body: string;
-  data: string | Record<string, string> | null;
-  attempts: number;
-}
+/**
+ * Messages in flight at once: gateways answer in tens of milliseconds, so sending one after another
+ * would cap an instance at a few dozen a second.
+ */
+const SEND_CONCURRENCY = 64;
 
 export type Outcome = 'sent' | 'failed' | 'retry' | 'skipped';
 
@@ -39,59 +35,55 @@ export interface DeliveryCounts {
   webhooks: WebhookCounts;
 }
 
-const rowColumns = 'id, school_id, channel, target_type, session_id, address, title, body, data, attempts';
-
-function messageOf(row: OutboxRow): PushMessage {
-  const data = typeof row.data === 'string' ? (JSON.parse(row.data) as Record<string, string>) : (row.data ?? {});
-  return {
-    channel: row.channel,
-    address: row.address ?? '',
-    title: row.title,
-    body: row.body,
-    data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, String(v)])),
-  };
-}
+export const OUTBOX_COLUMNS = 'id, school_id, event, channel, entity_type, entity_id, target_type, target_id, session_id, address, title, body, data, attempts';
 
 /**
  * Records what one send came to. An unregistered token is forgotten by every session of the school
- * that holds it; a retryable failure waits for the next step of the back-off unless `retry` is off
- * (a test push reports at once) or the attempts are spent.
+ * that holds it; Twilio's 21610 (the recipient replied STOP) turns SMS off for that phone as STOP
+ * does; a retryable failure waits for the next step of the back-off unless `retry` is off (a test
+ * message reports at once) or the attempts are spent. A PIN set-up SMS keeps its link only until it
+ * has gone or failed for good: the link is then its recipient's alone.
  */
-async function recordOutcome(ctx: AppContext, row: OutboxRow, result: PushResult | null, options: { retry: boolean; now?: Date }): Promise<Delivery> {
+async function recordOutcome(ctx: AppContext, row: OutboxRow, result: SendResult | null, options: { retry: boolean; now?: Date }): Promise<Delivery> {
   const now = options.now ?? new Date();
+  const scrub = row.event === PIN_SETUP_EVENT ? ', body = title' : '';
   const set = (fields: string, values: Record<string, unknown>) =>
     ctx.db.execute(`UPDATE notifications SET ${fields}, updated_at = :now WHERE id = :id AND status = :pending`, {
       ...values, now: at(ctx, now), id: row.id, pending: 'pending',
     });
   if (result === null) {
-    const error = 'no device token';
-    await set('status = :status, last_error = :error, next_attempt_at = NULL', { status: 'skipped', error });
+    const error = row.channel === 'push' ? 'no device token' : 'no address';
+    await set(`status = :status, last_error = :error, next_attempt_at = NULL${scrub}`, { status: 'skipped', error });
     return { outcome: 'skipped', error };
   }
   const attempts = row.attempts + 1;
   if (result.ok) {
-    await set('status = :status, attempts = :attempts, sent_at = :now, last_error = NULL, next_attempt_at = NULL', { status: 'sent', attempts });
+    await set(`status = :status, attempts = :attempts, sent_at = :now, last_error = NULL, next_attempt_at = NULL, provider_id = :provider${scrub}`, {
+      status: 'sent', attempts, provider: result.id?.slice(0, 64) ?? null,
+    });
     return { outcome: 'sent' };
   }
   if (result.kind === 'unregistered' && row.address) {
     await ctx.db.execute('UPDATE sessions SET fcm_token = NULL WHERE school_id = :school AND fcm_token = :token', { school: row.school_id, token: row.address });
   }
+  if (row.channel === 'sms' && result.code === 21610 && row.address) await smsRefused(ctx, row.address);
   const error = result.error.slice(0, 1000);
   const next = retryAt(row.attempts, now);
   if (result.kind === 'retryable' && options.retry && next) {
     await set('attempts = :attempts, last_error = :error, next_attempt_at = :next', { attempts, error, next: at(ctx, next) });
     return { outcome: 'retry', error };
   }
-  await set('status = :status, attempts = :attempts, last_error = :error, next_attempt_at = NULL', { status: 'failed', attempts, error });
+  await set(`status = :status, attempts = :attempts, last_error = :error, next_attempt_at = NULL${scrub}`, { status: 'failed', attempts, error });
   return { outcome: 'failed', error };
 }
 
-/** Sends one claimed row; a row without an address (no device token, no phone) is skipped. */
-export async function deliverRow(ctx: AppContext, row: OutboxRow, options: { retry: boolean }): Promise<Delivery> {
+/** Sends one claimed record's message (composed by composeMessages); a record without an address is skipped. */
+export async function deliverRow(ctx: AppContext, row: OutboxRow, options: { retry: boolean }, message?: OutboundMessage): Promise<Delivery> {
   if (!row.address) return recordOutcome(ctx, row, null, options);
-  let result: PushResult;
+  let result: SendResult;
   try {
-    result = await sendMessage(ctx, messageOf(row));
+    const composed = message ?? (await composeMessages(ctx, [row])).get(row.id)!;
+    result = await sendMessage(ctx, composed);
   } catch (err) {
     result = { ok: false, kind: 'retryable', error: err instanceof Error ? err.message : String(err) };
   }
@@ -104,18 +96,36 @@ export async function deliverRow(ctx: AppContext, row: OutboxRow, options: { ret
  */
 export async function deliverDue(ctx: AppContext, options: { now?: Date; limit?: number; stopping?: () => boolean } = {}): Promise<DeliveryCounts> {
   const now = options.now ?? new Date();
-  const [counts, webhooks] = await Promise.all([deliverDuePush(ctx, now, options), deliverDueWebhooks(ctx, { ...options, now })]);
+  const [counts, webhooks] = await Promise.all([deliverDueNotifications(ctx, now, options), deliverDueWebhooks(ctx, { ...options, now })]);
   return { ...counts, webhooks };
 }
 
-async function deliverDuePush(ctx: AppContext, now: Date, options: { limit?: number; stopping?: () => boolean }) {
+/**
+ * Claims the due records, composes the SMS and e-mails among them together (their items read once,
+ * their links made in one statement), then sends them all, SEND_CONCURRENCY at a time.
+ */
+async function deliverDueNotifications(ctx: AppContext, now: Date, options: { limit?: number; stopping?: () => boolean }) {
   const rows = await ctx.db.select<OutboxRow>(
-    `SELECT ${rowColumns} FROM notifications WHERE status = :pending AND next_attempt_at <= :now ORDER BY next_attempt_at, id LIMIT :limit`,
+    `SELECT ${OUTBOX_COLUMNS} FROM notifications WHERE status = :pending AND next_attempt_at <= :now ORDER BY next_attempt_at, id LIMIT :limit`,
     { pending: 'pending', now: at(ctx, now), limit: options.limit ?? BATCH },
   );
   const counts = { claimed: 0, sent: 0, failed: 0, retry: 0, skipped: 0 };
+  const claimed: OutboxRow[] = [];
   counts.claimed = await claimEach(ctx, 'notifications', rows, now, options.stopping, async (row) => {
-    counts[(await deliverRow(ctx, row, { retry: true })).outcome]++;
+    claimed.push(row);
+  }, SEND_CONCURRENCY);
+  if (claimed.length === 0) return counts;
+  let messages: Map<number, OutboundMessage>;
+  try {
+    messages = await composeMessages(ctx, claimed.filter((r) => r.address));
+  } catch (err) {
+    // The batch's items or links could not be read or made: every record waits for the back-off, none is lost.
+    const failure: SendResult = { ok: false, kind: 'retryable', error: `not composed: ${err instanceof Error ? err.message : String(err)}` };
+    for (const row of claimed) counts[(await recordOutcome(ctx, row, row.address ? failure : null, { retry: true })).outcome]++;
+    return counts;
+  }
+  await inParallel(claimed, SEND_CONCURRENCY, async (row) => {
+    counts[(await deliverRow(ctx, row, { retry: true }, messages.get(row.id))).outcome]++;
   });
   return counts;
 }
@@ -125,7 +135,7 @@ export type PushWorker = Periodic;
 /** Polls the outboxes every second and drains what is due; several instances may run one each. */
 export function startPushWorker(ctx: AppContext): PushWorker {
   // Created now, so that an unreadable service account stops the start instead of failing every pass.
-  pushProvider(ctx);
+  providersOf(ctx);
   const drain = async (stopping: () => boolean) => {
     for (;;) {
       if (stopping()) return;

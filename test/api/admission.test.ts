@@ -61,8 +61,11 @@ describe('POST /web-app/admission-form', () => {
     const res = await submit(body);
     const rows = await Notification.findAll({ where: { school_id: a.schoolId, target_type: 'parent', target_id: res.body.data.parent_id } });
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ event: 'admission_pin_setup', channel: 'sms', status: 'pending', address: body.parent.phone_no });
+    // The phone as sending reads it: a national number of the school's country (SMS_DEFAULT_COUNTRY, IN), in E.164.
+    expect(rows[0]).toMatchObject({ event: 'admission_pin_setup', channel: 'sms', status: 'pending', address: `+91${body.parent.phone_no}` });
     expect(rows[0]!.body).toContain(res.body.data.pin_setup.url);
+    expect([...rows[0]!.body].length).toBeLessThanOrEqual(320);
+    expect(rows[0]!.body).toContain(`School ${a.schoolId}`);
   });
 
   it('links a second child to the existing parent, who keeps the PIN and gets no set-up link', async () => {
@@ -277,6 +280,6 @@ describe('student-info and update-student', () => {
     expect(res.body.data.pin_setup.url).toContain('/set-pin?token=');
     expect(res.body.data.parent_id).not.toBe(admitted.parent_id);
     expect((await Student.findByPk(admitted.student_id))!.parent_id).toBe(res.body.data.parent_id);
-    expect(await Notification.count({ where: { event: 'admission_pin_setup', address: phone } })).toBe(1);
+    expect(await Notification.count({ where: { event: 'admission_pin_setup', address: `+91${phone}` } })).toBe(1);
   });
 });

@@ -214,7 +214,8 @@ describe('notices with an audience', () => {
 });
 
 describe('push on publish', () => {
-  const pushes = (id: number) => Notification.findAll({ where: { school_id: a.schoolId, event: 'activity_published', entity_id: id }, order: [['target_id', 'ASC']], raw: true });
+  const records = (id: number) => Notification.findAll({ where: { school_id: a.schoolId, event: 'activity_published', entity_id: id }, order: [['target_id', 'ASC']], raw: true });
+  const pushes = async (id: number) => (await records(id)).filter((n) => n.channel === 'push');
 
   it('pushes nothing for a draft, once when it is published, and nothing for later edits', async () => {
     const draft = (await post(teacher.token, { title: 'Sports day', status: 'draft', audience: { grades: ['5', '6'] } })).body.data;
@@ -234,5 +235,9 @@ describe('push on publish', () => {
     const id = (await post(teacher.token, { title: 'Holiday' })).body.data.id;
     const targets = (await pushes(id)).map((n) => n.target_id);
     expect(targets.sort()).toEqual([fam.grade5.id, fam.grade6.id, fam.bus.id, fam.named.id].sort());
+    // A family without a device is told by SMS instead; a family whose only child is archived is told nothing by any channel.
+    const all = await records(id);
+    expect(all.filter((n) => n.channel !== 'push').every((n) => n.channel === 'sms' && !Object.values(fam).some((f) => f.id === n.target_id))).toBe(true);
+    expect(all.some((n) => n.target_id === fam.archived.id)).toBe(false);
   });
 });

@@ -38,7 +38,10 @@ describe('GET /web-app/diagnostics/health', () => {
       uptime_s: expect.any(Number),
       database: { driver: t.ctx.db.dialect, status: 'up', latency_ms: expect.any(Number) },
       push: { provider: 'log', outbox_pending: 1, outbox_failed: 0, last_error: null },
+      sms: { provider: 'log' },
+      email: { provider: 'log', status: 'ok' },
       jobs: maintenanceJobs.map((j) => ({ name: j.name, last_run_at: null, last_status: null })),
+      storage: { driver: 'local', status: 'ok', latency_ms: expect.any(Number) },
     });
   });
 

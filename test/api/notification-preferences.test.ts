@@ -64,6 +64,7 @@ describe('GET and PUT /parent-app/notification-preferences', () => {
     expect(res.body.data).toEqual({
       categories: { activities: true, notices: true, write_to: true, diary: true, attendance: true },
       quiet_hours: null,
+      channels: { push: true, email: true, sms: true },
       timezone: 'UTC',
     });
   });

@@ -156,15 +156,18 @@ describe('a reminder that would queue nothing', () => {
     expect((await Notice.findByPk(notice))!.reminded_at).not.toBeNull();
   });
 
-  it('when none of the unread can be reached (no device, or notices turned off): 200 {queued: 0}, nothing written, the hour not started', async () => {
+  it('when none of the unread can be reached (no channel left, or notices turned off): 200 {queued: 0}, nothing written, the hour not started', async () => {
     const { s, families, notice } = await setting([false, true]);
+    // No device and no e-mail: SMS is the family's last channel, and it is off.
+    await t.api.put('/parent-app/notification-preferences').set(bearer(families[0]!.token)).send({ channels: { sms: false } });
     await t.api.put('/parent-app/notification-preferences').set(bearer(families[1]!.token)).send({ categories: { notices: false } });
     const res = await remind(s, notice);
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ queued: 0, reason: 'unreachable' });
     await nothingWritten(s, notice);
     await t.api.put('/parent-app/notification-preferences').set(bearer(families[1]!.token)).send({ categories: { notices: true } });
-    expect((await remind(s, notice)).body.data).toEqual({ queued: 1 });
+    // Once one family can be reached, the other's `no channel` record is written with its push: two records.
+    expect((await remind(s, notice)).body.data).toEqual({ queued: 2 });
     expectError(await remind(s, notice), 429, 'TOO_MANY_REQUESTS');
   });
 

@@ -115,7 +115,8 @@ describe('urgent notices', () => {
     expect(urgent.is_urgent).toBe(true);
     const records = async (id: number) => Notification.findAll({ where: { school_id: a.schoolId, event: 'notice_published', entity_id: id }, raw: true });
     expect((await records(plain.id)).map((n) => n.status)).toEqual(['skipped']);
-    expect((await records(urgent.id)).map((n) => [n.status, n.deliver_after])).toEqual([['pending', null]]);
+    // Urgent: by every channel the parent has (a device and a phone), past the category turned off and the quiet hours.
+    expect((await records(urgent.id)).map((n) => [n.channel, n.status, n.deliver_after]).sort()).toEqual([['push', 'pending', null], ['sms', 'pending', null]]);
     expect((await boardIds())[0]).toBe(urgent.id);
     await t.api.put('/parent-app/notification-preferences').set(bearer(family.token)).send({ categories: { notices: true }, quiet_hours: null });
   });

@@ -84,6 +84,7 @@ describe('POST /web-app/write-to/:id/reply', () => {
     expect(res.status).toBe(201);
     expect(res.body.data).toEqual({
       id: expect.any(Number), write_to_id: id, author_type: 'admin', author_id: admin.id, author_name: 'admin user', message: 'The bus leaves at 7:40.', created_at: expect.any(String),
+      attachments: [],
     });
     expect(await WriteToRequest.findByPk(id, { attributes: ['status', 'replies_count'], raw: true })).toEqual({ status: 'in_progress', replies_count: 1 });
     const pushes = await Notification.findAll({ where: { school_id: a.schoolId, event: 'write_to_reply', entity_id: id }, raw: true });

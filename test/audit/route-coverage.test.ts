@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Op } from 'sequelize';
 import type { Response } from 'supertest';
-import { AuditEvent } from '../../src/models/index.js';
+import { AuditEvent, Notification } from '../../src/models/index.js';
+import { enqueue } from '../../src/push/outbox.js';
+import { createLinks } from '../../src/services/delivery/links.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { assign } from '../helpers/classroom.js';
 import { ADMIN_PASSWORD, bearer, parent, parentLogin, school, staffLogin, staffMember, student, uniquePhone, type SchoolFixture } from '../helpers/fixtures.js';
 import { pdf } from '../helpers/images.js';
 import { studentHeader, csv } from '../helpers/roster.js';
+import { twilioCallback, twilioEnv } from '../helpers/twilio.js';
 
 /**
  * Every state-changing route of the OpenAPI document, called once with a valid request: each must
@@ -22,7 +25,7 @@ let parentPhone: string;
 
 beforeAll(async () => {
   // The webhook is saved, never called: nothing in this file delivers.
-  t = await startTestApp({ PUBLIC_APP_URL: 'https://apply.example', WEBHOOK_ALLOW_PRIVATE: 'true' });
+  t = await startTestApp({ PUBLIC_APP_URL: 'https://apply.example', WEBHOOK_ALLOW_PRIVATE: 'true', ...twilioEnv });
   a = await school(t);
   const p = await parent(t.ctx, a.schoolId);
   parentPhone = p.phone;
@@ -33,6 +36,7 @@ beforeAll(async () => {
   teacher = await staffLogin(t, m.phone, m.pin, a.schoolId);
   parentToken = await parentLogin(t, p.phone, p.pin, a.schoolId);
   s.parentPin = p.pin;
+  s.parentId = p.id;
   s.staffPhone = m.phone;
   s.staffId = m.id;
   s.staffPin = m.pin;
@@ -155,6 +159,18 @@ const calls: Array<[string, Call]> = [
   ['POST /parent-app/calendar/feed', () => web(parentToken).post('/parent-app/calendar/feed')],
   ['DELETE /parent-app/calendar/feed', () => web(parentToken).delete('/parent-app/calendar/feed')],
   ['PUT /parent-app/notification-preferences', () => web(parentToken).put('/parent-app/notification-preferences', { categories: { diary: false } })],
+  ['PUT /parent-app/profile', () => web(parentToken).put('/parent-app/profile', { email: 'family@example.org' })],
+  ['POST /u/{token}', async () => {
+    // The link an e-mail would carry, made as the worker makes it when it sends one.
+    const [url] = await createLinks(t.ctx.config.publicAppUrl, [{ kind: 'unsubscribe', schoolId: a.schoolId, parentId: Number(s.parentId) }], new Date());
+    return t.api.post(new URL(url!).pathname).type('form').send({ 'List-Unsubscribe': 'One-Click' });
+  }],
+  ['POST /webhooks/twilio/inbound', () => twilioCallback(t, '/webhooks/twilio/inbound', { From: `+91${parentPhone}`, Body: 'STOP', MessageSid: 'SM1' })],
+  ['POST /webhooks/twilio/status', async () => {
+    const [id] = await enqueue([{ school_id: a.schoolId, event: 'reminder', channel: 'sms', target_type: 'parent', target_id: Number(s.parentId), address: `+91${parentPhone}`, title: 't', body: 'b' }]);
+    await Notification.update({ status: 'sent', provider_id: 'SMcoverage' }, { where: { id: id! } });
+    return twilioCallback(t, '/webhooks/twilio/status', { MessageSid: 'SMcoverage', MessageStatus: 'delivered' });
+  }],
   ['POST /parent-app/write-to', async () => keep('thread', await web(parentToken).post('/parent-app/write-to', { student_id: s.child, type: 'query', message: 'When is the trip?' }))],
   ['POST /parent-app/write-to/{id}/reply', () => web(parentToken).post(`/parent-app/write-to/${s.thread}/reply`, { message: 'And what to bring?' })],
   ['POST /teachers-app/write-to/{id}/reply', () => web(teacher).post(`/teachers-app/write-to/${s.thread}/reply`, { school_id: a.schoolId, message: 'Friday; a water bottle.' })],

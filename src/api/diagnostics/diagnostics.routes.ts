@@ -11,6 +11,11 @@ const healthView = z.object({
   push: z.object({
     provider: z.enum(['log', 'fcm']), outbox_pending: z.number().nullable(), outbox_failed: z.number().nullable(), last_error: z.string().nullable(),
   }),
+  sms: z.object({ provider: z.enum(['log', 'twilio']) }),
+  email: z.object({
+    provider: z.enum(['log', 'smtp']),
+    status: z.enum(['ok', 'degraded']).describe('`degraded` while the last delivery attempt could not reach the SMTP server (refused, timed out, or a 4xx reply)'),
+  }),
   jobs: z.array(z.object({ name: z.string(), last_run_at: timestamp().nullable(), last_status: z.string().nullable() })),
   redis: z
     .object({ status: z.enum(['ok', 'degraded']), latency_ms: z.number().nullable() })
@@ -24,10 +29,10 @@ const healthView = z.object({
 export function registerDiagnosticsRoutes(r: Routers): void {
   r.web.route(
     {
-      method: 'get', path: '/diagnostics/health', summary: 'Service health: database, push outbox, maintenance jobs (super_admin, it_contact)',
+      method: 'get', path: '/diagnostics/health', summary: 'Service health: database, push outbox, SMS and e-mail, file store, maintenance jobs (super_admin, it_contact)',
       description:
-        'The outbox figures are the school\'s own. `status` is `degraded` when the database, the file store or (with REDIS_URL) Redis does not answer, ' +
-        'or a maintenance job\'s last run failed.',
+        'The outbox figures are the school\'s own. `sms` and `email` name their providers (`log` records and sends nothing). `status` is `degraded` when the ' +
+        'database, the file store or (with REDIS_URL) Redis does not answer, the last e-mail could not reach the SMTP server, or a maintenance job\'s last run failed.',
       response: healthView,
     },
     async ({ ctx, principal }) => ({ data: await health(ctx, principal) }),

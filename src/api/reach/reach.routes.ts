@@ -8,6 +8,8 @@ const reachView = z.object({
   read: z.number(),
   unread: z.number(),
   pushed: z.number().describe('Families with at least one push of it sent'),
+  by_channel: z.object({ push: z.number(), email: z.number(), sms: z.number(), none: z.number() })
+    .describe('Each family once, under the channel of its first record about the item (its publication or a reminder) that was sent, else `none`; they add up to `families`'),
   unread_families: z.array(z.object({
     parent_id: z.number(), father_name: z.string().nullable(), phone_no: z.string(),
     children: z.array(z.object({ id: z.number(), student_full_name: z.string(), grade: z.string() })),
@@ -15,14 +17,16 @@ const reachView = z.object({
   pagination: z.object({ total: z.number(), page: z.number(), limit: z.number(), pages: z.number() }),
 });
 const reachExample = {
-  families: 42, read: 40, unread: 2, pushed: 38,
+  families: 42, read: 40, unread: 2, pushed: 38, by_channel: { push: 38, email: 2, sms: 1, none: 1 },
   unread_families: [{ parent_id: 7, father_name: 'Ravi Rao', phone_no: '9876543210', children: [{ id: 12, student_full_name: 'Asha Rao', grade: '5' }] }],
   pagination: { total: 2, page: 1, limit: 20, pages: 1 },
 };
 const reachText = 'The counts cover every family; `unread_families` is a page of those that have not read it (`page`, `limit`, default 20).';
-const remindText = 'One push to each device of every family that has not read it (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). ' +
-  'Answers the number of notification records written. A reminder that would write none (every family has read it, or none of the others can be reached) answers `{queued: 0}` ' +
-  'with the `reason`, writes nothing and does not start the hour.';
+const remindText =
+  'Every family that has not read it (on an item with a form, every family still missing a response) is told by its channel: a push to each of its devices, ' +
+  'else an e-mail to a verified address, else an SMS (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). ' +
+  'Answers the number of notification records written, of every channel. A reminder that would write none (every family has read it, or none of the others ' +
+  'can be reached) answers `{queued: 0}` with the `reason`, writes nothing and does not start the hour.';
 const reminderView = z.object({
   queued: z.number().describe('The notification records written, of every channel'),
   reason: z.enum(nothingQueuedReasons).optional().describe('Why nothing was queued: every family has read it, or none of the others can be reached'),

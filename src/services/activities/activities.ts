@@ -11,7 +11,7 @@ import { assertChildOf } from '../access/scope.js';
 import {
   audienceColumn, audienceFilterClauses, audienceFromColumn, audienceInput, audiencesOf, audienceVisible, checkAudience, normalizeAudience, saveAudience, type Audience,
 } from '../audiences/audiences.js';
-import { pushToFamilies } from '../audiences/publish.js';
+import { notifyAudience } from '../audiences/publish.js';
 import { attachmentsOf, type AttachmentView } from '../attachments/attachments.js';
 import { applyAttachments, attachmentIdsInput, planAttachments } from '../attachments/attaching.js';
 import { deleteAttachmentsOfItems } from '../attachments/removal.js';
@@ -243,7 +243,7 @@ function schedule(status: ActivityStatus | undefined, publishAt: string | undefi
 const soleStudent = (a: Audience | null) => (a && a.student_ids.length === 1 && !a.grades.length && !a.group_ids.length ? a.student_ids[0]! : null);
 
 /**
- * Publishing: the first time an activity is published its families get one push each, and the
+ * Publishing: the first time an activity is published its families are told, each by its channel, and the
  * school's webhooks the event, through the outboxes in the same transaction. `published_at` is set by a conditional update, so a second publish
  * (an edit, a status moved back and forth, a concurrent request) pushes nothing.
  */
@@ -255,7 +255,7 @@ export async function publishActivity(ctx: AppContext, principal: Principal, id:
   if (!claimed) return;
   const activity = await findActivity(ctx, principal, id, transaction);
   await emitWebhookEvent(principal.schoolId, 'activity.published', eventData('activity', id, activity), transaction);
-  await pushToFamilies(ctx, { schoolId: principal.schoolId, entity: 'activity', id, scope: activity.audience ? 1 : 0 }, {
+  await notifyAudience(ctx, { schoolId: principal.schoolId, entity: 'activity', id, scope: activity.audience ? 1 : 0 }, {
     event: 'activity_published', entity_type: 'activity', entity_id: id, title: activity.title,
     body: (activity.description ?? '').slice(0, 200) || `${activity.activity_type === 'event' ? 'An event' : 'An announcement'} from school`,
   }, transaction);

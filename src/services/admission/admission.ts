@@ -4,7 +4,11 @@ import { anyFieldOf, pin, schoolIdField } from '../schemas.js';
 import type { AppContext } from '../../context.js';
 import { day, iso, writeIn } from '../../db.js';
 import { conflict, fieldError, notFound } from '../../errors.js';
-import { Address, Admission, Parent, Student } from '../../models/index.js';
+import { Address, Admission, Parent, School, Student } from '../../models/index.js';
+import { e164 } from '../../push/phone.js';
+import { INVALID_PHONE } from '../delivery/channel-choice.js';
+import { PIN_SETUP_EVENT } from '../delivery/compose.js';
+import { pinSetupSms } from '../delivery/content.js';
 import type { StudentStatus } from '../../models/student.js';
 import { enqueue, type OutboxItem } from '../../push/outbox.js';
 import { hashSecretValue } from '../auth/passwords.js';
@@ -99,20 +103,31 @@ export function newPinSetup(ctx: AppContext, schoolId: string): PinSetup {
   };
 }
 
-/** The SMS carrying a new parent's set-up link; `why` says how the school came to know them. */
+/**
+ * The SMS carrying a new parent's set-up link, past every preference, quiet hours and the monthly
+ * limit; `why` says how the school came to know them. It names the school (cut when needed) in at
+ * most 320 characters. The phone is read with the school's country; one libphonenumber finds invalid
+ * fails the record at once.
+ */
 export function pinSetupMessage(
-  schoolName: string, parent: Pick<Parent, 'id' | 'school_id' | 'phone_no'>, studentId: number, setup: PinSetupLink, why: string,
+  ctx: AppContext, school: { name: string; country: string | null }, parent: Pick<Parent, 'id' | 'school_id' | 'phone_no'>, studentId: number, setup: PinSetupLink, why: string,
 ): OutboxItem {
+  const to = e164(parent.phone_no, school.country ?? ctx.config.smsDefaultCountry);
   return {
-    school_id: parent.school_id, event: 'admission_pin_setup', channel: 'sms', entity_type: 'student', entity_id: studentId,
-    target_type: 'parent', target_id: parent.id, address: parent.phone_no, title: 'Set your parent app PIN',
-    body: `${schoolName}: ${why}. Set your parent app PIN within ${PIN_SETUP_DAYS} days: ${setup.url}`,
+    school_id: parent.school_id, event: PIN_SETUP_EVENT, channel: 'sms', entity_type: 'student', entity_id: studentId,
+    target_type: 'parent', target_id: parent.id, address: to ?? parent.phone_no, title: 'Set your parent app PIN',
+    body: pinSetupSms(school.name, why, PIN_SETUP_DAYS, setup.url),
+    ...(to ? {} : { status: 'failed' as const, last_error: INVALID_PHONE }),
   };
 }
 
 /** The set-up link goes out by SMS through the outbox, in the transaction that created the parent. */
-async function sendPinSetup(schoolName: string, parent: Parent, studentId: number, setup: PinSetup, transaction: Transaction, why = "your child's admission form was received") {
-  await enqueue([pinSetupMessage(schoolName, parent, studentId, setup, why)], transaction);
+async function sendPinSetup(
+  ctx: AppContext, school: { id: string; name: string }, parent: Parent, studentId: number, setup: PinSetup, transaction: Transaction,
+  why = "your child's admission form was received",
+) {
+  const { country } = (await School.findByPk(school.id, { attributes: ['country'], raw: true, transaction })) ?? { country: null };
+  await enqueue([pinSetupMessage(ctx, { name: school.name, country }, parent, studentId, setup, why)], transaction);
 }
 
 /** The next free numeric roll number of the school; a concurrent admission taking it too loses on the unique key and retries. */
@@ -158,7 +173,7 @@ async function enrol(
     { transaction },
   );
   if (input.addresses.length > 0) await Address.bulkCreate(addressRows(school.id, student.id, input.addresses), { transaction });
-  if (created) await sendPinSetup(school.name, parent, student.id, setup, transaction, why);
+  if (created) await sendPinSetup(ctx, school, parent, student.id, setup, transaction, why);
   return { student, parent, created };
 }
 
@@ -312,7 +327,7 @@ export async function updateAdmissionSection(ctx: AppContext, raw: AdmissionUpda
       await student.update({ parent_id: parent.id, phone_no: parent.phone_no }, { transaction });
       await admission.update({ parent_id: parent.id }, { transaction });
       if (created) {
-        await sendPinSetup(school.name, parent, student.id, setup, transaction);
+        await sendPinSetup(ctx, school, parent, student.id, setup, transaction);
         return true;
       }
     }
@@ -321,7 +336,8 @@ export async function updateAdmissionSection(ctx: AppContext, raw: AdmissionUpda
     if (others > 1) {
       throw conflict('This parent account is linked to other children too; the school office can change its details');
     }
-    await Parent.update(changes, { where: { id: student.parent_id, school_id: schoolId }, transaction });
+    // An address given on the admission form counts as verified.
+    await Parent.update({ ...changes, ...(changes.email !== undefined ? { unverified_email: null } : {}) }, { where: { id: student.parent_id, school_id: schoolId }, transaction });
     return false;
   }, parentPhoneRace);
   const info = await admissionInfo(ctx, schoolId, input.admission_token);

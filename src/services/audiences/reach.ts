@@ -10,8 +10,9 @@ import { chunks } from '../batches.js';
 import { paginationOf, offsetOf } from '../pagination.js';
 import { parseInput } from '../validation.js';
 import { audienceChildren, type AudienceEntity } from './audiences.js';
-import { pushToFamilies } from './publish.js';
-import { recordAudit } from '../audit/audit.js';
+import { notifyAudience } from './publish.js';
+import { recordAudit, type AuditEntry } from '../audit/audit.js';
+import type { Channel } from '../../models/notification.js';
 import { reminderFamilies } from '../forms/missing.js';
 
 /** One reminder an hour per item at most. */
@@ -32,17 +33,30 @@ const table = { activity: 'activities', noticeboard: 'notices' } as const;
 export async function markRead(ctx: AppContext, principal: Principal, input: z.input<typeof readInput>): Promise<{ read_at: string }> {
   const { entity_type, entity_id } = parseInput(readInput, input);
   await assertParentCanSee(ctx, principal, entity_type, entity_id);
-  const key = { school: principal.schoolId, type: entity_type, id: entity_id, parent: principal.userId };
+  return { read_at: await recordRead(ctx, principal.schoolId, principal.userId, entity_type, entity_id) };
+}
+
+/**
+ * Records a parent's read of an item they can see (the app's read receipt, or its web page opened
+ * from an SMS or an e-mail): insert-or-ignore on a unique key, audited the first time. Answers the
+ * stored time of the first read.
+ */
+export async function recordRead(
+  ctx: AppContext, schoolId: string, parentId: number, entityType: z.output<typeof readInput>['entity_type'], entityId: number, actor?: AuditEntry['actor'],
+): Promise<string> {
+  const key = { school: schoolId, type: entityType, id: entityId, parent: parentId };
   const ignore = ctx.db.dialect === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
   const now = new Date();
   await ctx.db.sequelize.transaction(async (transaction) => {
     const first = await writeIn(ctx.db, transaction, `${ignore} INTO item_reads (school_id, entity_type, entity_id, parent_id, read_at) VALUES (:school, :type, :id, :parent, :now)`, { ...key, now });
-    if (first > 0) await recordAudit([{ schoolId: principal.schoolId, action: `${entity_type}.read`, entityType: entity_type, entityId: entity_id, changes: { read_at: [null, now.toISOString()] } }], transaction);
+    if (first > 0) {
+      await recordAudit([{ schoolId, action: `${entityType}.read`, entityType, entityId, changes: { read_at: [null, now.toISOString()] }, ...(actor ? { actor } : {}) }], transaction);
+    }
   });
   const [row] = await ctx.db.select<{ read_at: unknown }>(
     'SELECT read_at FROM item_reads WHERE school_id = :school AND entity_type = :type AND entity_id = :id AND parent_id = :parent', key,
   );
-  return { read_at: iso(row!.read_at)! };
+  return iso(row!.read_at)!;
 }
 
 interface Item {
@@ -83,13 +97,16 @@ export interface Reach {
   read: number;
   unread: number;
   pushed: number;
+  /** Each family once, by the channel of its first record about the item that went out; `none` when none did. */
+  by_channel: Record<Channel | 'none', number>;
   unread_families: Array<{ parent_id: number; father_name: string | null; phone_no: string; children: Array<{ id: number; student_full_name: string; grade: string }> }>;
   pagination: ReturnType<typeof paginationOf>;
 }
 
 /**
  * Who an item reaches and who has read it: the families of its audience (parents of its students
- * who are not archived), how many read it, how many were pushed it (at least one push sent), and the
+ * who are not archived), how many read it, how many were pushed it (at least one push sent), by
+ * which channel each was reached (by_channel), and the
  * families that have not read it, a page at a time, with their children in the audience.
  */
 export async function itemReach(ctx: AppContext, principal: Principal, entity: AudienceEntity, id: number, input: z.input<typeof reachQuery> = {}): Promise<Reach> {
@@ -98,11 +115,16 @@ export async function itemReach(ctx: AppContext, principal: Principal, entity: A
   const children = await audienceChildren(ctx, principal.schoolId, entity, item.id, item.scope);
   const families = [...new Set(children.map((c) => c.parent_id))];
   const read = await readers(ctx, principal.schoolId, entity, id);
-  const pushedRows = await ctx.db.select<{ target_id: number }>(
-    "SELECT DISTINCT target_id FROM notifications WHERE school_id = :school AND entity_type = :entity AND entity_id = :id AND target_type = 'parent' AND status = 'sent'",
+  // Each family's records about the item that went out, oldest first: its first one names the channel that reached it.
+  const sentRows = await ctx.db.select<{ target_id: number; channel: Channel }>(
+    "SELECT target_id, channel FROM notifications WHERE school_id = :school AND entity_type = :entity AND entity_id = :id AND target_type = 'parent' AND status = 'sent' ORDER BY id",
     { school: principal.schoolId, entity, id },
   );
-  const pushed = new Set(pushedRows.map((r) => Number(r.target_id)));
+  const pushed = new Set(sentRows.filter((r) => r.channel === 'push').map((r) => Number(r.target_id)));
+  const firstChannel = new Map<number, Channel>();
+  for (const r of sentRows) if (!firstChannel.has(Number(r.target_id))) firstChannel.set(Number(r.target_id), r.channel);
+  const byChannel = { push: 0, email: 0, sms: 0, none: 0 };
+  for (const family of families) byChannel[firstChannel.get(family) ?? 'none']++;
   const unread = families.filter((p) => !read.has(p));
   const parents = unread.length
     ? await ctx.db.select<{ id: number; father_name: string | null; phone_no: string }>(
@@ -115,6 +137,7 @@ export async function itemReach(ctx: AppContext, principal: Principal, entity: A
     read: families.length - unread.length,
     unread: unread.length,
     pushed: families.filter((p) => pushed.has(p)).length,
+    by_channel: byChannel,
     unread_families: pageOf.map((p) => ({
       parent_id: Number(p.id), father_name: p.father_name ?? null, phone_no: p.phone_no,
       children: children.filter((c) => c.parent_id === Number(p.id)).map(({ id: childId, student_full_name, grade }) => ({ id: childId, student_full_name, grade })),
@@ -212,7 +235,7 @@ export async function remindUnread(ctx: AppContext, principal: Principal, entity
   if (!item.published) throw new AppError('CONFLICT', 'Only a published item can be reminded');
   const missing = await reminderFamilies(ctx, principal.schoolId, entity, item.id, item.scope);
   const families = missing ?? (await unreadFamilies(ctx, principal.schoolId, entity, item));
-  return sendReminder(ctx, principal, entity, item, families, missing ? 'all_responded' : 'all_read', (transaction) => pushToFamilies(ctx, { schoolId: principal.schoolId, entity, id, scope: item.scope }, {
+  return sendReminder(ctx, principal, entity, item, families, missing ? 'all_responded' : 'all_read', (transaction) => notifyAudience(ctx, { schoolId: principal.schoolId, entity, id, scope: item.scope }, {
     event: 'reminder', entity_type: entity, entity_id: id, title: `Reminder: ${item.title}`.slice(0, 200),
     body: missing ? 'Your response is still missing.' : 'You have not read this yet.',
   }, transaction, families));

@@ -7,7 +7,8 @@ import { maintenanceJobs } from '../../jobs/jobs.js';
 import { JobRun, Parent, Staff } from '../../models/index.js';
 import { enqueue, type OutboxItem } from '../../push/outbox.js';
 import { deviceItems, type NotificationContent } from '../../push/targets.js';
-import { deliverRow, type OutboxRow } from '../../push/worker.js';
+import { providersOf } from '../../push/providers.js';
+import { deliverRow, OUTBOX_COLUMNS, type OutboxRow } from '../../push/worker.js';
 import { version } from '../../version.js';
 import { requireRole } from '../access/guards.js';
 import { parseInput } from '../validation.js';
@@ -18,6 +19,9 @@ export interface HealthView {
   uptime_s: number;
   database: { driver: Dialect; status: 'up' | 'down'; latency_ms: number | null };
   push: { provider: 'log' | 'fcm'; outbox_pending: number | null; outbox_failed: number | null; last_error: string | null };
+  sms: { provider: 'log' | 'twilio' };
+  /** `degraded` while the last e-mail could not reach the SMTP server. */
+  email: { provider: 'log' | 'smtp'; status: 'ok' | 'degraded' };
   jobs: Array<{ name: string; last_run_at: string | null; last_status: string | null }>;
   /** Only with REDIS_URL: `degraded` while Redis does not answer (rate limits then count per instance). */
   redis?: { status: 'ok' | 'degraded'; latency_ms: number | null };
@@ -75,8 +79,12 @@ export async function health(ctx: AppContext, principal?: Principal): Promise<He
   const redis: HealthView['redis'] = ctx.redis ? { status: redisMs == null ? 'degraded' : 'ok', latency_ms: redisMs ?? null } : undefined;
   const storageMs = await storageLatency;
   const storage: HealthView['storage'] = { driver: ctx.files.driver, status: storageMs === null ? 'degraded' : 'ok', latency_ms: storageMs };
-  const degraded = database.status !== 'up' || jobs.some((j) => j.last_status === 'failed') || redis?.status === 'degraded' || storage.status === 'degraded';
-  return { status: degraded ? 'degraded' : 'ok', version, uptime_s: Math.round(process.uptime()), database, push, jobs, ...(redis ? { redis } : {}), storage };
+  const providers = providersOf(ctx);
+  const sms = { provider: providers.sms.name };
+  const email = { provider: providers.email.name, status: providers.email.status() };
+  const degraded = database.status !== 'up' || jobs.some((j) => j.last_status === 'failed') || redis?.status === 'degraded' || storage.status === 'degraded'
+    || email.status === 'degraded';
+  return { status: degraded ? 'degraded' : 'ok', version, uptime_s: Math.round(process.uptime()), database, push, sms, email, jobs, ...(redis ? { redis } : {}), storage };
 }
 
 export const testPushInput = z
@@ -134,7 +142,7 @@ export async function sendTestPush(ctx: AppContext, principal: Principal, input:
   if (items.length === 0) throw badRequest('No target to send to');
   const ids = await enqueue(items, undefined, new Date(Date.now() + SEND_NOW_LEASE_MS));
   const rows = await ctx.db.select<OutboxRow & { target_id: number | null }>(
-    'SELECT id, school_id, channel, target_type, target_id, session_id, address, title, body, data, attempts FROM notifications WHERE school_id = :school AND id IN (:ids) ORDER BY id',
+    `SELECT ${OUTBOX_COLUMNS} FROM notifications WHERE school_id = :school AND id IN (:ids) ORDER BY id`,
     { school, ids },
   );
   const results = await Promise.all(

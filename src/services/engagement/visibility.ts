@@ -49,11 +49,15 @@ const inSchool: Record<EntityType, string> = {
   diary: 'SELECT d.id FROM diary_entries d WHERE d.id = :id AND d.school_id = :school AND d.deleted_status = 0',
 };
 
+/** Whether a parent of a school can see the entity, as the feeds decide it. */
+export async function parentSees(ctx: AppContext, schoolId: string, parentId: number, entityType: EntityType, entityId: number): Promise<boolean> {
+  return (await ctx.db.select(parentVisible[entityType], { id: entityId, school: schoolId, parent: parentId })).length > 0;
+}
+
 /** 404 unless the parent can see the entity: another school's or another family's record is never confirmed. */
 export async function assertParentCanSee(ctx: AppContext, principal: Principal, entityType: EntityType, entityId: number): Promise<void> {
   if (principal.type !== 'parent') throw forbidden('This is for parents');
-  const rows = await ctx.db.select(parentVisible[entityType], { id: entityId, school: principal.schoolId, parent: principal.userId });
-  if (rows.length === 0) throw notFound('Entity');
+  if (!(await parentSees(ctx, principal.schoolId, principal.userId, entityType, entityId))) throw notFound('Entity');
 }
 
 /**

@@ -292,11 +292,11 @@ export async function applyStudents(
   counts.new_groups = await applyGroups(schoolId, grouped.map((r) => ({ studentId: ids.get(r.roll_no)!, groups: r.groups })), transaction);
 
   if (newParents.size) {
-    const school = await School.findByPk(schoolId, { attributes: ['name'], raw: true, transaction });
+    const school = await School.findByPk(schoolId, { attributes: ['name', 'country'], raw: true, transaction });
     const firstChild = new Map<string, number>();
     for (const r of records) if (r.guardian && newParents.has(r.guardian.phone_no) && !firstChild.has(r.guardian.phone_no)) firstChild.set(r.guardian.phone_no, ids.get(r.roll_no)!);
     const messages: OutboxItem[] = [...newParents.keys()].map((phoneNo) =>
-      pinSetupMessage(school?.name ?? schoolId, { id: parents.get(phoneNo)!.id, school_id: schoolId, phone_no: phoneNo }, firstChild.get(phoneNo)!, setups.get(phoneNo)!,
+      pinSetupMessage(ctx, { name: school?.name ?? schoolId, country: school?.country ?? null }, { id: parents.get(phoneNo)!.id, school_id: schoolId, phone_no: phoneNo }, firstChild.get(phoneNo)!, setups.get(phoneNo)!,
         "your child's school has registered you as a parent"));
     for (const batch of chunks(messages)) await enqueue(batch, transaction);
   }

@@ -9,7 +9,7 @@ import { noticeTypes } from '../../models/notice.js';
 import { operatorPrincipal, requirePermission, requireSchoolAdmin } from '../access/guards.js';
 import { audienceFilters } from '../activities/activities.js';
 import { audienceColumn, audienceFilterClauses, audienceFromColumn, audienceInput, audiencesOf, audienceVisible, checkAudience, normalizeAudience, saveAudience, type Audience } from '../audiences/audiences.js';
-import { pushToFamilies } from '../audiences/publish.js';
+import { notifyAudience } from '../audiences/publish.js';
 import { attachmentsOf, type AttachmentView } from '../attachments/attachments.js';
 import { applyAttachments, attachmentIdsInput, planAttachments } from '../attachments/attaching.js';
 import { deleteAttachmentsOfItems } from '../attachments/removal.js';
@@ -208,7 +208,7 @@ async function noticeEventData(ctx: AppContext, schoolId: string, id: number, tr
 /**
  * Publishing a notice (when it is posted, or when its scheduled time comes): `published_at` is
  * claimed by a conditional update, so it happens once, whichever instance gets there; its families
- * get one push each (an urgent notice past their preferences and quiet hours) and the school's
+ * are told, each by its channel (an urgent notice by every channel, past their preferences and quiet hours), and the school's
  * webhooks the event, in the transaction.
  */
 export async function publishNotice(ctx: AppContext, schoolId: string, id: number, now: Date, transaction: Transaction): Promise<boolean> {
@@ -222,9 +222,9 @@ export async function publishNotice(ctx: AppContext, schoolId: string, id: numbe
     'SELECT notice_title, notice_desc, audience_scope, is_urgent FROM notices WHERE id = :id AND school_id = :school',
     { replacements: { id, school: schoolId }, type: QueryTypes.SELECT, transaction },
   );
-  await pushToFamilies(ctx, { schoolId, entity: 'noticeboard', id, scope: Number(notice!.audience_scope) }, {
+  await notifyAudience(ctx, { schoolId, entity: 'noticeboard', id, scope: Number(notice!.audience_scope) }, {
     event: 'notice_published', entity_type: 'noticeboard', entity_id: id, title: notice!.notice_title,
-    body: (notice!.notice_desc ?? '').slice(0, 200) || 'A new notice from school', overridePreferences: Number(notice!.is_urgent) === 1,
+    body: (notice!.notice_desc ?? '').slice(0, 200) || 'A new notice from school', urgent: Number(notice!.is_urgent) === 1,
   }, transaction);
   await emitWebhookEvent(schoolId, 'notice.published', await noticeEventData(ctx, schoolId, id, transaction), transaction);
   return true;

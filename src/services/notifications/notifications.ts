@@ -2,15 +2,17 @@ import { z } from 'zod';
 import { id, pageQuery } from '../schemas.js';
 import type { AppContext, Principal } from '../../context.js';
 import { iso } from '../../db.js';
-import { notificationStatuses, type NotificationStatus } from '../../models/notification.js';
+import { channels, notificationStatuses, type Channel, type NotificationStatus } from '../../models/notification.js';
 import { requireRole } from '../access/guards.js';
 import { offsetOf, paginationOf } from '../pagination.js';
 import { parseInput } from '../validation.js';
+import { PIN_SETUP_EVENT } from '../delivery/compose.js';
 
 export const targetTypes = ['parent', 'staff', 'token'] as const;
 
 export const notificationListQuery = z.object({
-  event: z.string().trim().min(1).max(40).optional().describe('e.g. write_to_leave, write_to_reply, admission_pin_setup, test_push'),
+  event: z.string().trim().min(1).max(40).optional().describe('e.g. notice_published, reminder, write_to_reply, admission_pin_setup, email_verification, test_message'),
+  channel: z.enum(channels).optional(),
   status: z.enum(notificationStatuses).optional(),
   target_type: z.enum(targetTypes).optional(),
   target_id: id().optional(),
@@ -18,11 +20,11 @@ export const notificationListQuery = z.object({
 });
 export type NotificationFilter = z.input<typeof notificationListQuery>;
 
-/** A delivery record; the device token or phone number it went to is never shown. */
+/** A delivery record; the device token, phone number or e-mail address it went to is never shown. */
 export interface NotificationView {
   id: number;
   event: string;
-  channel: 'push' | 'sms';
+  channel: Channel;
   entity_type: string | null;
   entity_id: number | null;
   target_type: (typeof targetTypes)[number];
@@ -35,17 +37,19 @@ export interface NotificationView {
   created_at: string;
   sent_at: string | null;
   deliver_after: string | null;
+  delivered_at: string | null;
 }
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 /**
- * A text message carries the PIN set-up link of an admission, which belongs to its recipient alone:
- * of such a record only its existence, channel, event and status are shown, by every door.
+ * A PIN set-up SMS carries a new parent's set-up link, which belongs to its recipient alone: of such
+ * a record only its existence, channel, event and status are shown, by every door. Every other SMS
+ * or e-mail record holds what a push about the same thing would, never the message with its links.
  */
 export const concealedMessage = {
   fields: ['title', 'body', 'last_error'],
-  applies: (row: Record<string, unknown>) => row.channel === 'sms',
+  applies: (row: Record<string, unknown>) => row.channel === 'sms' && row.event === PIN_SETUP_EVENT,
   text: '[hidden]',
 } as const;
 
@@ -74,10 +78,11 @@ export function notificationView(row: Record<string, unknown>): NotificationView
     created_at: iso(r.created_at)!,
     sent_at: iso(r.sent_at),
     deliver_after: iso(r.deliver_after),
+    delivered_at: iso(r.delivered_at),
   };
 }
 
-export const NOTIFICATION_COLUMNS = 'id, event, channel, entity_type, entity_id, target_type, target_id, title, body, status, attempts, last_error, created_at, sent_at, deliver_after';
+export const NOTIFICATION_COLUMNS = 'id, event, channel, entity_type, entity_id, target_type, target_id, title, body, status, attempts, last_error, created_at, sent_at, deliver_after, delivered_at';
 
 /** The school's notification records, newest first (super_admin, admin, it_contact). */
 export async function listNotifications(ctx: AppContext, principal: Principal, filter: NotificationFilter) {
@@ -87,6 +92,7 @@ export async function listNotifications(ctx: AppContext, principal: Principal, f
     'school_id = :school',
     ...(f.status ? ['status = :status'] : []),
     ...(f.event ? ['event = :event'] : []),
+    ...(f.channel ? ['channel = :channel'] : []),
     ...(f.target_type ? ['target_type = :target_type'] : []),
     ...(f.target_id !== undefined ? ['target_id = :target_id'] : []),
   ].join(' AND ');

@@ -126,10 +126,11 @@ export async function updateParent(ctx: AppContext, principal: Principal, id: nu
   await assertParentFound(principal, id);
   const changes = parseInput(parentChangesInput, raw);
   if (!Object.values(changes).some((v) => v !== undefined)) throw badRequest('Send at least one field to change');
-  const patch: Partial<Pick<Parent, 'father_name' | 'mother_name' | 'email' | 'phone_no'>> = {};
+  const patch: Partial<Pick<Parent, 'father_name' | 'mother_name' | 'email' | 'unverified_email' | 'phone_no'>> = {};
   if (changes.father_name !== undefined) patch.father_name = changes.father_name;
   if (changes.mother_name !== undefined) patch.mother_name = changes.mother_name;
-  if (changes.email !== undefined) patch.email = changes.email;
+  // An address the office sets counts as verified, even one the parent gave in the app and has not confirmed.
+  if (changes.email !== undefined) Object.assign(patch, { email: changes.email, unverified_email: null });
   if (changes.phone_no !== undefined) patch.phone_no = changes.phone_no;
   try {
     await ctx.db.sequelize.transaction(async (transaction) => {

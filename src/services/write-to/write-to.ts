@@ -16,6 +16,7 @@ import { attachmentsOf, withAttachments, type AttachmentView } from '../attachme
 import { applyAttachments, attachmentIdsInput, planAttachments, type AttachmentPlan } from '../attachments/attaching.js';
 import { excuseLeave } from '../attendance/attendance.js';
 import { emitWebhookEvent, eventData } from '../webhooks/events.js';
+import { notifyFamilies } from '../delivery/channel-choice.js';
 import { offsetOf, paginationOf } from '../pagination.js';
 import { parseInput } from '../validation.js';
 import { diff, recordAudit } from '../audit/audit.js';
@@ -431,7 +432,7 @@ async function schoolAuthorName(principal: Principal, transaction: Transaction):
 /**
  * A reply from the school, by staff (`author_type` staff) or an admin (`admin`): the first one moves
  * an open thread to in_progress, an archived thread refuses it (409), and the thread's parent is
- * notified on each of their devices, in the same transaction.
+ * told by their channel, in the same transaction.
  */
 export async function schoolReply(ctx: AppContext, principal: Principal, threadId: number, input: ReplyInput): Promise<ReplyView> {
   const { message: text, attachment_ids: attachmentIds } = parseInput(replyInput, input);
@@ -444,15 +445,10 @@ export async function schoolReply(ctx: AppContext, principal: Principal, threadI
     );
     if (changed === 0) throw conflict('This request is archived and takes no more replies');
     const reply = await addReply(ctx, principal, threadId, await schoolAuthorName(principal, transaction), text, files, transaction);
-    const items = await deviceItems(
-      { schoolId: principal.schoolId, userType: 'parent', userIds: [thread.parent_id] },
-      {
-        event: 'write_to_reply', entity_type: 'write_to', entity_id: threadId,
-        title: `Reply to "${thread.subject}"`, body: text.length > 200 ? `${text.slice(0, 197)}...` : text,
-      },
-      transaction,
-    );
-    await enqueue(items, transaction);
+    await notifyFamilies(ctx, principal.schoolId, [thread.parent_id], {
+      event: 'write_to_reply', entity_type: 'write_to', entity_id: threadId, reply_id: reply.id,
+      title: `Reply to "${thread.subject}"`, body: text.length > 200 ? `${text.slice(0, 197)}...` : text,
+    }, transaction);
     return reply;
   });
 }
