@@ -620,19 +620,47 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * What the parent wants pushed, and when not
-         * @description Each category (`activities`, `notices`, `write_to`, `diary`, `attendance`) on or off, and quiet hours in the school's time zone. Until changed, every category is on and there are no quiet hours.
+         * What the parent is sent, how, and when not
+         * @description Each category (`activities`, `notices`, `write_to`, `diary`, `attendance`) on or off, each channel (`push`, `email`, `sms`) on or off, and quiet hours in the school's time zone. Until changed, every category and channel is on and there are no quiet hours.
          *
          *     **Access:** a parent token from `POST /parent-app/parent-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
         get: operations["getParentAppNotificationPreferences"];
         /**
-         * Change what is pushed, and when not (partial)
-         * @description Only what is sent changes. A push of a category turned off is recorded `skipped`, naming the preference; one that falls in the quiet hours is held (`pending`, with `deliver_after` at the end of the quiet hours) and sent then. Urgent notices and test pushes pass both.
+         * Change what is sent, how, and when not (partial)
+         * @description Only what is sent changes. A notification of a category turned off is recorded `skipped`, naming the preference; one that falls in the quiet hours is held (`pending`, with `deliver_after` at the end of the quiet hours) and sent then, whatever its channel. A family is reached by push to its devices, else by e-mail to a verified address, else by SMS, among the channels left on. Urgent notices pass the categories and the quiet hours and go by every channel on; test pushes pass everything.
          *
          *     **Access:** a parent token from `POST /parent-app/parent-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
         put: operations["putParentAppNotificationPreferences"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/parent-app/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The parent's own profile
+         * @description Names, phone and e-mail address; an address given on the admission form, by a roster import or by the school office counts as verified.
+         *
+         *     **Access:** a parent token from `POST /parent-app/parent-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        get: operations["getParentAppProfile"];
+        /**
+         * Set or remove the parent's e-mail address
+         * @description `email` is trimmed and lower-cased; not an address: 400 naming `email`. A new address replaces the one on file, unverified (`email_verified: false`), and a verification e-mail goes to it with a link (`/e/<token>`, 7 days) that verifies it; until then it is sent nothing else. The address already on file changes nothing; `null` removes it. Audited as `parent.update`.
+         *
+         *     **Access:** a parent token from `POST /parent-app/parent-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
+         */
+        put: operations["putParentAppProfile"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1019,7 +1047,7 @@ export interface paths {
         put?: never;
         /**
          * Remind the families that have not read an activity (the author, or activities.manage)
-         * @description One push to each device of every family that has not read it (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written. A reminder that would write none (every family has read it, or none of the others can be reached) answers `{queued: 0}` with the `reason`, writes nothing and does not start the hour.
+         * @description Every family that has not read it (on an item with a form, every family still missing a response) is told by its channel: a push to each of its devices, else an e-mail to a verified address, else an SMS (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written, of every channel. A reminder that would write none (every family has read it, or none of the others can be reached) answers `{queued: 0}` with the `reason`, writes nothing and does not start the hour.
          *
          *     **Access:** a staff token from `POST /teachers-app/teacher-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -1763,7 +1791,7 @@ export interface paths {
         put?: never;
         /**
          * Remind the families that have not read an activity (super_admin, admin)
-         * @description One push to each device of every family that has not read it (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written. A reminder that would write none (every family has read it, or none of the others can be reached) answers `{queued: 0}` with the `reason`, writes nothing and does not start the hour.
+         * @description Every family that has not read it (on an item with a form, every family still missing a response) is told by its channel: a push to each of its devices, else an e-mail to a verified address, else an SMS (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written, of every channel. A reminder that would write none (every family has read it, or none of the others can be reached) answers `{queued: 0}` with the `reason`, writes nothing and does not start the hour.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -1807,7 +1835,7 @@ export interface paths {
         put?: never;
         /**
          * Remind the families that have not read a notice (super_admin, admin)
-         * @description One push to each device of every family that has not read it (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written. A reminder that would write none (every family has read it, or none of the others can be reached) answers `{queued: 0}` with the `reason`, writes nothing and does not start the hour.
+         * @description Every family that has not read it (on an item with a form, every family still missing a response) is told by its channel: a push to each of its devices, else an e-mail to a verified address, else an SMS (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written, of every channel. A reminder that would write none (every family has read it, or none of the others can be reached) answers `{queued: 0}` with the `reason`, writes nothing and does not start the hour.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -2377,7 +2405,7 @@ export interface paths {
         };
         /**
          * The school's notification records, newest first (super_admin, admin, it_contact)
-         * @description One record per target device and delivery; the device token or phone number is never shown.
+         * @description One record per target device (push) or message (SMS, e-mail); a family sent nothing about an item has one `skipped` record naming why (a category or every channel off, `no channel`, `sms monthly limit`). The device token, phone number or e-mail address is never shown, nor any link a message carried; of a PIN set-up SMS only its existence, channel, event and status. `channel` filters: `push`, `sms` or `email`.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -2398,8 +2426,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Service health: database, push outbox, maintenance jobs (super_admin, it_contact)
-         * @description The outbox figures are the school's own. `status` is `degraded` when the database, the file store or (with REDIS_URL) Redis does not answer, or a maintenance job's last run failed.
+         * Service health: database, push outbox, SMS and e-mail, file store, maintenance jobs (super_admin, it_contact)
+         * @description The outbox figures are the school's own. `sms` and `email` name their providers (`log` records and sends nothing). `status` is `degraded` when the database, the file store or (with REDIS_URL) Redis does not answer, the last e-mail could not reach the SMTP server, or a maintenance job's last run failed.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -2556,6 +2584,122 @@ export interface paths {
         get: operations["getCalendarTokenIcs"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A post's web page, from an SMS or an e-mail
+         * @description The activity or notice an SMS or e-mail told the family about (or the staff reply to their request), readable on a phone without the app: the school's name, the title, the text (HTML-escaped) and its date in the school's time zone. Opening the page of an activity or a notice records that parent's read (the first read is kept). A link works for 30 days from its message. Every answer of these pages, errors included, is `text/html; charset=utf-8` with `Cache-Control: no-store`, `X-Robots-Tag: noindex`, `Referrer-Policy: no-referrer` and a `Content-Security-Policy` that allows no script.
+         *
+         *     **Access:** public, no token. Rate limited per client IP.
+         */
+        get: operations["getVToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/u/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An e-mail's unsubscribe page (asks to confirm)
+         * @description Changes nothing (mail scanners open links): a page with a button that confirms by POST to the same URL. The link works for 90 days. Every answer of these pages, errors included, is `text/html; charset=utf-8` with `Cache-Control: no-store`, `X-Robots-Tag: noindex`, `Referrer-Policy: no-referrer` and a `Content-Security-Policy` that allows no script.
+         *
+         *     **Access:** public, no token. Rate limited per client IP.
+         */
+        get: operations["getUToken"];
+        put?: never;
+        /**
+         * Unsubscribe from e-mail (one click, RFC 8058)
+         * @description Turns e-mail off for the parent the link was sent to (their `channels.email`), audited as `preference.update`; again: the same page. Mail clients send `List-Unsubscribe=One-Click`; the confirmation page's button sends the same. Every answer of these pages, errors included, is `text/html; charset=utf-8` with `Cache-Control: no-store`, `X-Robots-Tag: noindex`, `Referrer-Policy: no-referrer` and a `Content-Security-Policy` that allows no script.
+         *
+         *     **Access:** public, no token. Rate limited per client IP.
+         */
+        post: operations["postUToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/e/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Confirm a parent's e-mail address
+         * @description The link of the verification e-mail sent when a parent sets their address in the app (`PUT /parent-app/profile`): marks the address verified, audited as `parent.update`; opened again while it works, the same page. 7 days; a link for an address since replaced is unknown. Every answer of these pages, errors included, is `text/html; charset=utf-8` with `Cache-Control: no-store`, `X-Robots-Tag: noindex`, `Referrer-Policy: no-referrer` and a `Content-Security-Policy` that allows no script.
+         *
+         *     **Access:** public, no token. Rate limited per client IP.
+         */
+        get: operations["getEToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/twilio/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Twilio: a message's status
+         * @description `MessageSid`, `MessageStatus`, `ErrorCode`. The record is found by the sid Twilio gave when it took the message (none: nothing changes). `delivered` sets `delivered_at`; `undelivered` or `failed` fails the record with `last_error` `twilio <ErrorCode>`; other statuses change nothing. ErrorCode 21610 (the recipient replied STOP) also turns SMS off for that phone. Signed by Twilio: `X-Twilio-Signature` is checked against `TWILIO_AUTH_TOKEN` over `PUBLIC_APP_URL` followed by this path (and query), then every POST parameter in name order; a missing or wrong signature is 403 `FORBIDDEN` (the JSON error body) and changes nothing. Not rate limited. Answers `<Response/>` (no reply message).
+         *
+         *     **Access:** public, no token. Rate limited per client IP.
+         */
+        post: operations["postWebhooksTwilioStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/twilio/inbound": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Twilio: a text message a parent sent
+         * @description `From`, `Body`. `STOP`, `STOPALL`, `UNSUBSCRIBE`, `CANCEL`, `END` or `QUIT` (trimmed, any case) turns SMS off for every parent, in every school, whose phone is `From`; `START` or `UNSTOP` turns it on; anything else changes nothing. Signed by Twilio: `X-Twilio-Signature` is checked against `TWILIO_AUTH_TOKEN` over `PUBLIC_APP_URL` followed by this path (and query), then every POST parameter in name order; a missing or wrong signature is 403 `FORBIDDEN` (the JSON error body) and changes nothing. Not rate limited. Answers `<Response/>` (no reply message).
+         *
+         *     **Access:** public, no token. Rate limited per client IP.
+         */
+        post: operations["postWebhooksTwilioInbound"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6316,6 +6460,11 @@ export interface operations {
                      *           "start": "21:30",
                      *           "end": "06:30"
                      *         },
+                     *         "channels": {
+                     *           "push": true,
+                     *           "email": true,
+                     *           "sms": false
+                     *         },
                      *         "timezone": "Asia/Kolkata"
                      *       }
                      *     }
@@ -6336,6 +6485,11 @@ export interface operations {
                                 start: string;
                                 end: string;
                             } | null;
+                            channels: {
+                                push: boolean;
+                                email: boolean;
+                                sms: boolean;
+                            };
                             /** @description The school's time zone, in which the quiet hours are read */
                             timezone: string;
                         };
@@ -6368,6 +6522,9 @@ export interface operations {
                  *       "quiet_hours": {
                  *         "start": "21:30",
                  *         "end": "06:30"
+                 *       },
+                 *       "channels": {
+                 *         "sms": false
                  *       }
                  *     }
                  */
@@ -6385,6 +6542,12 @@ export interface operations {
                         start: string;
                         end: string;
                     } | null;
+                    /** @description Each channel on (true) or off (false); the ones left out keep their value. A family is reached by push, else a verified e-mail, else SMS, among the channels on */
+                    channels?: {
+                        push?: boolean;
+                        email?: boolean;
+                        sms?: boolean;
+                    };
                 };
             };
         };
@@ -6412,6 +6575,11 @@ export interface operations {
                      *           "start": "21:30",
                      *           "end": "06:30"
                      *         },
+                     *         "channels": {
+                     *           "push": true,
+                     *           "email": true,
+                     *           "sms": false
+                     *         },
                      *         "timezone": "Asia/Kolkata"
                      *       }
                      *     }
@@ -6432,8 +6600,134 @@ export interface operations {
                                 start: string;
                                 end: string;
                             } | null;
+                            channels: {
+                                push: boolean;
+                                email: boolean;
+                                sms: boolean;
+                            };
                             /** @description The school's time zone, in which the quiet hours are read */
                             timezone: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+        };
+    };
+    getParentAppProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 12,
+                     *         "father_name": "Ravi Rao",
+                     *         "mother_name": "Meena Rao",
+                     *         "phone_no": "9876543210",
+                     *         "email": "ravi@example.com",
+                     *         "email_verified": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            father_name: string | null;
+                            mother_name: string | null;
+                            phone_no: string;
+                            email: string | null;
+                            /** @description False while an address the parent set here awaits the click on its verification link: it is sent nothing else until then */
+                            email_verified: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+        };
+    };
+    putParentAppProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ravi@example.com"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description A new address replaces the one on file, unverified until its link is opened; null removes it */
+                    email: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Profile saved",
+                     *       "data": {
+                     *         "id": 12,
+                     *         "father_name": "Ravi Rao",
+                     *         "mother_name": "Meena Rao",
+                     *         "phone_no": "9876543210",
+                     *         "email": "ravi@example.com",
+                     *         "email_verified": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message?: string;
+                        data: {
+                            id: number;
+                            father_name: string | null;
+                            mother_name: string | null;
+                            phone_no: string;
+                            email: string | null;
+                            /** @description False while an address the parent set here awaits the click on its verification link: it is sent nothing else until then */
+                            email_verified: boolean;
                         };
                     };
                 };
@@ -9181,6 +9475,12 @@ export interface operations {
                      *         "read": 40,
                      *         "unread": 2,
                      *         "pushed": 38,
+                     *         "by_channel": {
+                     *           "push": 38,
+                     *           "email": 2,
+                     *           "sms": 1,
+                     *           "none": 1
+                     *         },
                      *         "unread_families": [
                      *           {
                      *             "parent_id": 7,
@@ -9215,6 +9515,13 @@ export interface operations {
                             unread: number;
                             /** @description Families with at least one push of it sent */
                             pushed: number;
+                            /** @description Each family once, under the channel of its first record about the item (its publication or a reminder) that was sent, else `none`; they add up to `families` */
+                            by_channel: {
+                                push: number;
+                                email: number;
+                                sms: number;
+                                none: number;
+                            };
                             unread_families: {
                                 parent_id: number;
                                 father_name: string | null;
@@ -13361,6 +13668,12 @@ export interface operations {
                      *         "read": 40,
                      *         "unread": 2,
                      *         "pushed": 38,
+                     *         "by_channel": {
+                     *           "push": 38,
+                     *           "email": 2,
+                     *           "sms": 1,
+                     *           "none": 1
+                     *         },
                      *         "unread_families": [
                      *           {
                      *             "parent_id": 7,
@@ -13395,6 +13708,13 @@ export interface operations {
                             unread: number;
                             /** @description Families with at least one push of it sent */
                             pushed: number;
+                            /** @description Each family once, under the channel of its first record about the item (its publication or a reminder) that was sent, else `none`; they add up to `families` */
+                            by_channel: {
+                                push: number;
+                                email: number;
+                                sms: number;
+                                none: number;
+                            };
                             unread_families: {
                                 parent_id: number;
                                 father_name: string | null;
@@ -13510,6 +13830,12 @@ export interface operations {
                      *         "read": 40,
                      *         "unread": 2,
                      *         "pushed": 38,
+                     *         "by_channel": {
+                     *           "push": 38,
+                     *           "email": 2,
+                     *           "sms": 1,
+                     *           "none": 1
+                     *         },
                      *         "unread_families": [
                      *           {
                      *             "parent_id": 7,
@@ -13544,6 +13870,13 @@ export interface operations {
                             unread: number;
                             /** @description Families with at least one push of it sent */
                             pushed: number;
+                            /** @description Each family once, under the channel of its first record about the item (its publication or a reminder) that was sent, else `none`; they add up to `families` */
+                            by_channel: {
+                                push: number;
+                                email: number;
+                                sms: number;
+                                none: number;
+                            };
                             unread_families: {
                                 parent_id: number;
                                 father_name: string | null;
@@ -16674,8 +17007,9 @@ export interface operations {
     getWebAppNotifications: {
         parameters: {
             query?: {
-                /** @description e.g. write_to_leave, write_to_reply, admission_pin_setup, test_push */
+                /** @description e.g. notice_published, reminder, write_to_reply, admission_pin_setup, email_verification, test_message */
                 event?: string;
+                channel?: "push" | "sms" | "email";
                 status?: "pending" | "sent" | "failed" | "skipped";
                 target_type?: "parent" | "staff" | "token";
                 target_id?: number;
@@ -16716,7 +17050,8 @@ export interface operations {
                      *             "last_error": null,
                      *             "created_at": "2026-11-22T09:30:00.000Z",
                      *             "sent_at": "2026-11-22T09:30:00.000Z",
-                     *             "deliver_after": "2026-11-22T09:30:00.000Z"
+                     *             "deliver_after": "2026-11-22T09:30:00.000Z",
+                     *             "delivered_at": "2026-11-22T09:30:00.000Z"
                      *           }
                      *         ],
                      *         "pagination": {
@@ -16737,7 +17072,7 @@ export interface operations {
                                 id: number;
                                 event: string;
                                 /** @enum {string} */
-                                channel: "push" | "sms";
+                                channel: "push" | "sms" | "email";
                                 entity_type: string | null;
                                 entity_id: number | null;
                                 /** @enum {string} */
@@ -16755,8 +17090,10 @@ export interface operations {
                                  */
                                 created_at: string;
                                 sent_at: string | null;
-                                /** @description Set when the push was held for the parent's quiet hours: it is sent from then on */
+                                /** @description Set when the message was held for the parent's quiet hours: it is sent from then on */
                                 deliver_after: string | null;
+                                /** @description When the SMS gateway reported the message delivered; null until then, and for push and e-mail */
+                                delivered_at: string | null;
                             }[];
                             pagination: {
                                 total: number;
@@ -16811,6 +17148,13 @@ export interface operations {
                      *           "outbox_failed": 1,
                      *           "last_error": null
                      *         },
+                     *         "sms": {
+                     *           "provider": "log"
+                     *         },
+                     *         "email": {
+                     *           "provider": "log",
+                     *           "status": "ok"
+                     *         },
                      *         "jobs": [
                      *           {
                      *             "name": "Meera Iyer",
@@ -16852,6 +17196,19 @@ export interface operations {
                                 outbox_pending: number | null;
                                 outbox_failed: number | null;
                                 last_error: string | null;
+                            };
+                            sms: {
+                                /** @enum {string} */
+                                provider: "log" | "twilio";
+                            };
+                            email: {
+                                /** @enum {string} */
+                                provider: "log" | "smtp";
+                                /**
+                                 * @description `degraded` while the last delivery attempt could not reach the SMTP server (refused, timed out, or a 4xx reply)
+                                 * @enum {string}
+                                 */
+                                status: "ok" | "degraded";
                             };
                             jobs: {
                                 name: string;
@@ -17578,6 +17935,418 @@ export interface operations {
             404: components["responses"]["E404"];
             413: components["responses"]["E413"];
             429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+        };
+    };
+    getVToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The token of the link the message carried
+                 * @example q3Jx9vT2mWb7kLp4sN8dYc
+                 */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The post */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description noindex */
+                    "X-Robots-Tag"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
+                    /** @description default-src 'none'; script-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none' */
+                    "Content-Security-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example <!doctype html>
+                     *     <html lang="en"><head><meta charset="utf-8">
+                     *     <meta name="viewport" content="width=device-width, initial-scale=1">
+                     *     <meta name="robots" content="noindex">
+                     *     <title>Sports day on Friday · Greenwood High</title>
+                     *     <style>
+                     *     *{box-sizing:border-box}
+                     *     body{margin:0;background:#f4f6f8;color:#1f2933;font:17px/1.55 -apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,"Noto Sans",Arial,sans-serif}
+                     *     main{max-width:40rem;margin:0 auto;padding:1.25rem 1rem 2rem}
+                     *     .school{margin:0 0 1rem;font-weight:600;color:#334e68;font-size:.95rem;letter-spacing:.01em}
+                     *     article,.card{background:#fff;border-radius:12px;padding:1.25rem 1.1rem;box-shadow:0 1px 3px rgba(15,23,42,.08)}
+                     *     .meta{margin:0 0 .4rem;color:#627d98;font-size:.85rem;text-transform:uppercase;letter-spacing:.04em}
+                     *     h1{margin:0 0 .9rem;font-size:1.45rem;line-height:1.25;overflow-wrap:anywhere}
+                     *     .text p{margin:0 0 .9rem;overflow-wrap:anywhere}
+                     *     button{font:inherit;font-weight:600;color:#fff;background:#c81e1e;border:0;border-radius:8px;padding:.75rem 1.25rem;width:100%}
+                     *     footer{margin-top:1.5rem;color:#829ab1;font-size:.8rem}
+                     *     </style></head>
+                     *     <body><main>
+                     *     <p class="school">Greenwood High</p>
+                     *     <article>
+                     *     <p class="meta">Notice · <time datetime="2026-11-20">2026-11-20</time></p>
+                     *     <h1>Sports day on Friday</h1>
+                     *     <div class="text"><p>Bring water and a cap.</p></div>
+                     *     </article>
+                     *     <footer>Sent by Greenwood High through the school platform.</footer>
+                     *     </main></body></html>
+                     */
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            400: components["responses"]["E400"];
+            /** @description Unknown or expired link: an HTML page saying so */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            /** @description The post was deleted, or is no longer for this family: no read is recorded */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+        };
+    };
+    getUToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The token of the link the message carried
+                 * @example q3Jx9vT2mWb7kLp4sN8dYc
+                 */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The confirmation page */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description noindex */
+                    "X-Robots-Tag"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
+                    /** @description default-src 'none'; script-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none' */
+                    "Content-Security-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example <!doctype html>
+                     *     <html lang="en"><head><meta charset="utf-8">
+                     *     <meta name="viewport" content="width=device-width, initial-scale=1">
+                     *     <meta name="robots" content="noindex">
+                     *     <title>Unsubscribe · Greenwood High</title>
+                     *     <style>
+                     *     *{box-sizing:border-box}
+                     *     body{margin:0;background:#f4f6f8;color:#1f2933;font:17px/1.55 -apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,"Noto Sans",Arial,sans-serif}
+                     *     main{max-width:40rem;margin:0 auto;padding:1.25rem 1rem 2rem}
+                     *     .school{margin:0 0 1rem;font-weight:600;color:#334e68;font-size:.95rem;letter-spacing:.01em}
+                     *     article,.card{background:#fff;border-radius:12px;padding:1.25rem 1.1rem;box-shadow:0 1px 3px rgba(15,23,42,.08)}
+                     *     .meta{margin:0 0 .4rem;color:#627d98;font-size:.85rem;text-transform:uppercase;letter-spacing:.04em}
+                     *     h1{margin:0 0 .9rem;font-size:1.45rem;line-height:1.25;overflow-wrap:anywhere}
+                     *     .text p{margin:0 0 .9rem;overflow-wrap:anywhere}
+                     *     button{font:inherit;font-weight:600;color:#fff;background:#c81e1e;border:0;border-radius:8px;padding:.75rem 1.25rem;width:100%}
+                     *     footer{margin-top:1.5rem;color:#829ab1;font-size:.8rem}
+                     *     </style></head>
+                     *     <body><main>
+                     *     <p class="school">Greenwood High</p>
+                     *     <div class="card">
+                     *     <h1>Stop e-mails from Greenwood High?</h1>
+                     *     <p>You will no longer be sent the school’s news by e-mail. You can turn e-mail on again in the parent app’s notification settings.</p>
+                     *     <form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>
+                     *     </div>
+                     *     <footer>Sent by Greenwood High through the school platform.</footer>
+                     *     </main></body></html>
+                     */
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            400: components["responses"]["E400"];
+            /** @description Unknown or expired link: an HTML page saying so */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+        };
+    };
+    postUToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The token of the link the message carried
+                 * @example q3Jx9vT2mWb7kLp4sN8dYc
+                 */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "List-Unsubscribe": "One-Click"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    /** @description One-Click */
+                    "List-Unsubscribe"?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Unsubscribed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description noindex */
+                    "X-Robots-Tag"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
+                    /** @description default-src 'none'; script-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none' */
+                    "Content-Security-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example <!doctype html>
+                     *     <html lang="en"><head><meta charset="utf-8">
+                     *     <meta name="viewport" content="width=device-width, initial-scale=1">
+                     *     <meta name="robots" content="noindex">
+                     *     <title>Unsubscribed · Greenwood High</title>
+                     *     <style>
+                     *     *{box-sizing:border-box}
+                     *     body{margin:0;background:#f4f6f8;color:#1f2933;font:17px/1.55 -apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,"Noto Sans",Arial,sans-serif}
+                     *     main{max-width:40rem;margin:0 auto;padding:1.25rem 1rem 2rem}
+                     *     .school{margin:0 0 1rem;font-weight:600;color:#334e68;font-size:.95rem;letter-spacing:.01em}
+                     *     article,.card{background:#fff;border-radius:12px;padding:1.25rem 1.1rem;box-shadow:0 1px 3px rgba(15,23,42,.08)}
+                     *     .meta{margin:0 0 .4rem;color:#627d98;font-size:.85rem;text-transform:uppercase;letter-spacing:.04em}
+                     *     h1{margin:0 0 .9rem;font-size:1.45rem;line-height:1.25;overflow-wrap:anywhere}
+                     *     .text p{margin:0 0 .9rem;overflow-wrap:anywhere}
+                     *     button{font:inherit;font-weight:600;color:#fff;background:#c81e1e;border:0;border-radius:8px;padding:.75rem 1.25rem;width:100%}
+                     *     footer{margin-top:1.5rem;color:#829ab1;font-size:.8rem}
+                     *     </style></head>
+                     *     <body><main>
+                     *     <p class="school">Greenwood High</p>
+                     *     <div class="card">
+                     *     <h1>You are unsubscribed</h1>
+                     *     <p>Greenwood High will no longer send you e-mails. You can turn e-mail on again in the parent app’s notification settings.</p>
+                     *     </div>
+                     *     <footer>Sent by Greenwood High through the school platform.</footer>
+                     *     </main></body></html>
+                     */
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            400: components["responses"]["E400"];
+            /** @description Unknown or expired link: an HTML page saying so */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+        };
+    };
+    getEToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The token of the link the message carried
+                 * @example q3Jx9vT2mWb7kLp4sN8dYc
+                 */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The address is verified */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description noindex */
+                    "X-Robots-Tag"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
+                    /** @description default-src 'none'; script-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none' */
+                    "Content-Security-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example <!doctype html>
+                     *     <html lang="en"><head><meta charset="utf-8">
+                     *     <meta name="viewport" content="width=device-width, initial-scale=1">
+                     *     <meta name="robots" content="noindex">
+                     *     <title>E-mail address confirmed · Greenwood High</title>
+                     *     <style>
+                     *     *{box-sizing:border-box}
+                     *     body{margin:0;background:#f4f6f8;color:#1f2933;font:17px/1.55 -apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,"Noto Sans",Arial,sans-serif}
+                     *     main{max-width:40rem;margin:0 auto;padding:1.25rem 1rem 2rem}
+                     *     .school{margin:0 0 1rem;font-weight:600;color:#334e68;font-size:.95rem;letter-spacing:.01em}
+                     *     article,.card{background:#fff;border-radius:12px;padding:1.25rem 1.1rem;box-shadow:0 1px 3px rgba(15,23,42,.08)}
+                     *     .meta{margin:0 0 .4rem;color:#627d98;font-size:.85rem;text-transform:uppercase;letter-spacing:.04em}
+                     *     h1{margin:0 0 .9rem;font-size:1.45rem;line-height:1.25;overflow-wrap:anywhere}
+                     *     .text p{margin:0 0 .9rem;overflow-wrap:anywhere}
+                     *     button{font:inherit;font-weight:600;color:#fff;background:#c81e1e;border:0;border-radius:8px;padding:.75rem 1.25rem;width:100%}
+                     *     footer{margin-top:1.5rem;color:#829ab1;font-size:.8rem}
+                     *     </style></head>
+                     *     <body><main>
+                     *     <p class="school">Greenwood High</p>
+                     *     <div class="card">
+                     *     <h1>Your e-mail address is confirmed</h1>
+                     *     <p>Greenwood High can now send its news to <strong>ravi@example.com</strong>.</p>
+                     *     </div>
+                     *     <footer>Sent by Greenwood High through the school platform.</footer>
+                     *     </main></body></html>
+                     */
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            400: components["responses"]["E400"];
+            /** @description Unknown or expired link: an HTML page saying so */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+        };
+    };
+    postWebhooksTwilioStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "MessageSid": "SM0123456789abcdef0123456789abcdef",
+                 *       "MessageStatus": "delivered",
+                 *       "AccountSid": "AC0123456789abcdef0123456789abcdef"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    [key: string]: string | string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Taken: TwiML with no reply */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <Response/> */
+                    "text/xml": string;
+                };
+            };
+            400: components["responses"]["E400"];
+            403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+        };
+    };
+    postWebhooksTwilioInbound: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "From": "+919876543210",
+                 *       "Body": "STOP",
+                 *       "MessageSid": "SM0123456789abcdef0123456789abcdef"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    [key: string]: string | string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Taken: TwiML with no reply */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <Response/> */
+                    "text/xml": string;
+                };
+            };
+            400: components["responses"]["E400"];
+            403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
