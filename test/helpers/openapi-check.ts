@@ -24,12 +24,12 @@ export function responseCheck(): ResponseCheck {
 const verbs = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options'] as const;
 type Agent = ReturnType<typeof supertest>;
 
-/** The answer of one supertest call, checked when the test awaits it (`.expect()` chains included). */
+/** The answer of one supertest call, checked when the test awaits it (`.expect()` chains included); a body read as bytes is read back as text. */
 function checked(test: Test, method: string, url: string): Test {
   const then = test.then.bind(test);
   test.then = ((onFulfilled, onRejected) =>
     then((res: Response) => {
-      assertAllowed(responseCheck(), { method, url, status: res.status, contentType: res.headers['content-type'], body: res.text });
+      assertAllowed(responseCheck(), { method, url, status: res.status, contentType: res.headers['content-type'], body: res.text ?? (Buffer.isBuffer(res.body) ? res.body.toString('utf8') : undefined) });
       return res;
     }).then(onFulfilled, onRejected)) as Test['then'];
   return test;
