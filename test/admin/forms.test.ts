@@ -78,7 +78,7 @@ describe('the edit pages', () => {
       title: 'Bad', staff_id: author,
       form: JSON.stringify({ questions: [{ id: 'a', type: 'essay', label: 'A' }, { id: 'b', type: 'choice', label: 'B', options: [{ id: 'x', label: 'X', capacity: 0 }, { id: 'y', label: 'Y' }] }] }),
     });
-    expect(invalid.body.record.errors.form.message).toMatch(/^question 1, type: must be one of consent, choice, text, number; question 2, option 1, capacity: /);
+    expect(invalid.body.record.errors.form.message).toMatch(/^Form \(JSON\) question 1, type: must be one of consent, choice, text, number; question 2, option 1, capacity: /);
     const announced = await api.create('activities', { title: 'Bad', staff_id: author, activity_type: 'announcement', location: 'Hall' });
     expect(announced.body.record.errors.location.message).toMatch(/belongs to events/);
     expect(await Activity.count({ where: { school_id: a.schoolId } })).toBe(before);
@@ -89,7 +89,7 @@ describe('the edit pages', () => {
     const formId = (await Activity.findByPk(id))!.form_id!;
     expect((await t.api.post(`/parent-app/forms/${formId}/responses`).set(bearer(families[0]!.token)).send({ student_id: families[0]!.child, answers: { ok: 'agree', seat: 'front' }, signature: 'Asha Rao Sr' })).status).toBe(201);
     const refused = await api.edit('activities', id, { title: 'Picnic (moved)', form: JSON.stringify({ questions: [slip.questions[0]] }) });
-    expect(refused.body.record.errors.form.message).toBe('questions: question "seat" cannot be removed: the form has responses');
+    expect(refused.body.record.errors.form.message).toBe('Form (JSON) questions: question "seat" cannot be removed: the form has responses');
     expect((await Activity.findByPk(id))!.title).toBe('Picnic');
     const relabelled = { questions: [slip.questions[0], { ...slip.questions[1], label: 'Where to sit' }] };
     const saved = await api.edit('activities', id, { title: 'Picnic (moved)', form: JSON.stringify(relabelled) });
@@ -99,7 +99,7 @@ describe('the edit pages', () => {
     const page = (await api.editForm('activities', id)).body.record.params;
     expect(noticeOf(await api.edit('activities', id, { title: 'Picnic', form: page.form }))).toEqual({ message: 'Activity saved', type: 'success' });
     const removed = await api.edit('activities', id, { form: '' });
-    expect(removed.body.record.errors.form.message).toBe('has responses');
+    expect(removed.body.record.errors.form.message).toBe('Form (JSON) has responses');
   });
 });
 

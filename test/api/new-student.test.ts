@@ -48,7 +48,7 @@ describe('POST /web-app/students', () => {
     expect(await Parent.findByPk(parentId, { raw: true })).toMatchObject({ father_name: 'Ravi Rao', mother_name: 'Meena Rao', email: 'ravi@example.com', pin_hash: null });
     expect(await Address.count({ where: { school_id: a.schoolId, owner_type: 'student', owner_id: studentId } })).toBe(1);
     const sms = await Notification.findAll({ where: { school_id: a.schoolId, target_type: 'parent', target_id: parentId }, raw: true });
-    expect(sms).toEqual([expect.objectContaining({ event: 'admission_pin_setup', channel: 'sms', address: sent.parent.phone_no })]);
+    expect(sms).toEqual([expect.objectContaining({ event: 'admission_pin_setup', channel: 'sms', address: `+91${sent.parent.phone_no}` })]);
     expect(sms[0]!.body).toContain(res.body.data.pin_setup.url);
     expect(await Admission.count({ where: { school_id: a.schoolId, student_id: studentId } })).toBe(0);
     expect(await WebhookDelivery.count({ where: { school_id: a.schoolId } })).toBe(0);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import jwt from 'jsonwebtoken';
 import type { Response } from 'supertest';
 import { allModels } from '../../src/models/index.js';
+import { createLinks } from '../../src/services/delivery/links.js';
 import type { RegisteredRoute } from '../../src/api/route.js';
 import { startTestApp, TEST_JWT_SECRET, type TestApp } from '../helpers/app.js';
 import { ADMIN_PASSWORD, bearer, parent, school, student, uniquePhone, type SchoolFixture } from '../helpers/fixtures.js';
@@ -23,6 +24,8 @@ let admissionToken: string;
 let pinSetupToken: string;
 let webhookSecret: string;
 let calendarToken: string;
+/** The token of each kind of link a message carries, by its page's path segment. */
+const linkTokens: Record<string, string> = {};
 let unmapped: string[] = [];
 const today = new Date().toISOString().slice(0, 10);
 
@@ -107,6 +110,17 @@ beforeAll(async () => {
     }),
   );
   admissionToken = admission.admission_token;
+  // A message's links (a post's page, e-mail's unsubscribe and address check) exist only in the message, so the walk makes its own.
+  await step('parent e-mail', t.api.put('/parent-app/profile').set(bearer(tokens.parent)).send({ email: 'ravi.rao@example.com' }));
+  const urls = await createLinks(t.ctx.config.publicAppUrl, [
+    { kind: 'view', schoolId: a.schoolId, parentId: ids.parent, entityType: 'noticeboard', entityId: ids.notice },
+    { kind: 'unsubscribe', schoolId: a.schoolId, parentId: ids.parent },
+    { kind: 'verify', schoolId: a.schoolId, parentId: ids.parent, email: 'ravi.rao@example.com' },
+  ], new Date());
+  for (const url of urls) {
+    const [, page, token] = /\/([vue])\/([^/]+)$/.exec(url)!;
+    linkTokens[page!] = token!;
+  }
   pinSetupToken = new URL(admission.pin_setup.url).searchParams.get('token')!;
 
   // Every session this test holds, read back by its holder, gives the ids of the caller's own sessions.
@@ -137,6 +151,7 @@ function pathFor(route: RegisteredRoute, caller: Caller): string | null {
       const before = segments[i - 1]!;
       if (name === 'type') return 'activity';
       if (name === 'token.ics') return `${calendarToken}.ics`;
+      if (name === 'token' && linkTokens[before!]) return linkTokens[before!]!;
       if (name === 'id' && before === ':type') return String(ids.activity);
       const byResource: Record<string, number | undefined> = {
         staff: ids.staff, designations: ids.designation, grades: ids.grade, students: ids.student, 'write-to': ids.writeTo,
