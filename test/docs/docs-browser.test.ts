@@ -56,7 +56,7 @@ afterAll(async () => {
  */
 async function reveal(selector: string, text: string): Promise<void> {
   const target = page.locator(selector, { hasText: text }).first();
-  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.evaluate('window.scrollTo(0, 0)');
   for (let step = 0; step < 400; step++) {
     if (await target.count()) return target.scrollIntoViewIfNeeded();
     await page.mouse.wheel(0, 600);
