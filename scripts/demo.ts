@@ -63,7 +63,7 @@ async function seed() {
 
 function banner({ config, credentials, counts }: Awaited<ReturnType<typeof seed>>): string {
   const base = baseUrl(config);
-  const { admin, teacher, principal, parent } = credentials;
+  const { admin, office, itContact, teacher, principal, parent } = credentials;
   const json = (body: unknown) => `'${JSON.stringify(body)}'`;
   return [
     '',
@@ -75,6 +75,8 @@ function banner({ config, credentials, counts }: Awaited<ReturnType<typeof seed>
     '',
     'Sign-ins:',
     `  Web admin app  e-mail ${admin.email}, password ${admin.password}  (super_admin)`,
+    `                 e-mail ${office.email}, password ${office.password}  (admin)`,
+    `                 e-mail ${itContact.email}, password ${itContact.password}  (it_contact)`,
     `  Teachers app   phone ${teacher.phone_no}, PIN ${teacher.pin}, school ${SCHOOL_ID}  (${teacher.name}, ${teacher.designation})`,
     `                 phone ${principal.phone_no}, PIN ${principal.pin}, school ${SCHOOL_ID}  (${principal.name}, ${principal.designation})`,
     `  Parent app     phone ${parent.phone_no}, PIN ${parent.pin}  (${parent.father_name}, two children)`,
