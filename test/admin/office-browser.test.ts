@@ -286,6 +286,56 @@ describe('the school office in a browser, as a super_admin', () => {
   }), 60_000);
 });
 
+describe("the console's words, page by page, as a super_admin", () => {
+  /** Every list of the menu, then the page of its newest record. */
+  const resources = [
+    'students', 'parents', 'student_groups', 'group_members', 'staff', 'designations', 'notices', 'activities', 'form_responses', 'write_to_requests',
+    'write_to_replies', 'comments', 'reactions', 'diary_entries', 'attendance', 'grades', 'admin_users', 'school_settings', 'sessions', 'notifications',
+    'audit_events', 'webhooks', 'webhook_deliveries',
+  ];
+  /** What staff should never read: an unfilled placeholder, a code in place of its label, a value the page could not show. */
+  const ROBOTIC = /\{\{|\}\}|undefined|\[object Object\]|Invalid date|NaN|\b[a-z]+_[a-z_]+\b|\b(?:resources|actions|properties|labels|messages)\.[a-zA-Z]/;
+
+  it('shows every list and record page in words, with no placeholder, code or broken value', walk('words-sweep', async () => {
+    const found: string[] = [];
+    for (const resource of resources) {
+      await page.goto(`${server.url}/admin/resources/${resource}`);
+      await page.locator('table tbody tr, [data-testid="no-records"], section[data-css$="-no-records"]').or(page.getByText('Nothing here yet')).first().waitFor();
+      const list = await page.locator('section[data-css="app-content"]').innerText();
+      const listBad = ROBOTIC.exec(list);
+      if (listBad) found.push(`${resource} list: ${listBad[0]}`);
+      const first = await page.evaluate(async (r) => {
+        const res = await fetch(`/admin/api/resources/${r}/actions/list?perPage=1`);
+        return ((await res.json()) as { records: Array<{ id: string }> }).records[0]?.id ?? null;
+      }, resource);
+      if (first === null) continue;
+      await page.goto(`${server.url}/admin/resources/${resource}/records/${first}/show`);
+      await page.locator('section[data-css$="-show"], [data-testid="property-show-id"], h2, h3').first().waitFor();
+      await page.waitForLoadState('networkidle');
+      const shown = await page.locator('section[data-css="app-content"]').innerText();
+      const showBad = ROBOTIC.exec(shown);
+      if (showBad) found.push(`${resource} page ${first}: ${showBad[0]}`);
+    }
+    expect(found).toEqual([]);
+  }), 180_000);
+
+  it('opens the list each dashboard count counts: the write-to requests still waiting, the registered students', walk('dashboard-links', async () => {
+    await page.goto(`${server.url}/admin`);
+    const waiting = page.getByTestId('open-write-to');
+    const count = Number(/Write-to requests waiting\s+(\d+)/.exec(await waiting.innerText())![1]);
+    await waiting.click();
+    await page.waitForURL(/\/admin\/resources\/write_to_requests\?filters\.status=open%2Cin_progress/);
+    if (count === 0) await page.getByText(/Nothing here yet/).first().waitFor();
+    else await page.locator('table tbody tr').first().waitFor();
+    expect(await page.locator('table tbody tr').count()).toBe(count);
+    await page.goto(`${server.url}/admin`);
+    await page.getByTestId('students-registered').click();
+    await page.waitForURL(/\/admin\/resources\/students\?filters\.status=registered/);
+    await page.locator('tr', { hasText: 'Anika Iyer' }).waitFor();
+    expect(await page.locator('tr', { hasText: 'Tara Joshi' }).count()).toBe(0);
+  }), 60_000);
+});
+
 describe('the school office in a browser, as a plain admin', () => {
   beforeAll(async () => {
     await page.goto(`${server.url}/admin/logout`);
