@@ -70,7 +70,7 @@ function banner({ config, credentials, counts }: Awaited<ReturnType<typeof seed>
     `School platform demo: school "${SCHOOL_ID}" (${SCHOOL_NAME}) on a fresh database in ${path.relative(process.cwd(), dataDir) || dataDir}`,
     `  ${Object.entries(counts).map(([what, n]) => `${n} ${what.replace(/_/g, ' ')}`).join(', ')}`,
     '',
-    config.adminConsoleEnabled ? `Admin console:  ${base}/admin   (${admin.email} / ${admin.password})` : 'Admin console:  off (ADMIN_CONSOLE_ENABLED=false)',
+    config.adminConsoleEnabled ? `Admin console:  ${base}/admin   (sign in with any of the three web admin app sign-ins below)` : 'Admin console:  off (ADMIN_CONSOLE_ENABLED=false)',
     `API reference:  ${base}/docs`,
     '',
     'Sign-ins:',
