@@ -319,6 +319,17 @@ describe("the console's words, page by page, as a super_admin", () => {
     expect(found).toEqual([]);
   }), 180_000);
 
+  it('shows statuses as badges coloured by meaning', walk('status-badges', async () => {
+    await page.goto(`${server.url}/admin/resources/students?perPage=50`);
+    const badge = (name: string) => page.locator('tr', { hasText: name }).locator('[data-tone]');
+    await expect(badge('Tara Joshi').getAttribute('data-tone')).resolves.toBe('green');
+    await expect(badge('Tara Joshi').innerText()).resolves.toBe('Active');
+    await expect(badge('Anika Iyer').getAttribute('data-tone')).resolves.toBe('amber');
+    await expect(badge('Anika Iyer').innerText()).resolves.toBe('Registered');
+    await page.goto(`${server.url}/admin/resources/write_to_requests/records/${family.requestId}/show`);
+    await expect(page.locator('[data-tone]', { hasText: 'Resolved' }).first().getAttribute('data-tone')).resolves.toBe('green');
+  }), 60_000);
+
   it('opens the list each dashboard count counts: the write-to requests still waiting, the registered students', walk('dashboard-links', async () => {
     await page.goto(`${server.url}/admin`);
     const waiting = page.getByTestId('open-write-to');
