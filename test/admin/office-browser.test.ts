@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchBrowser, type Browser } from '../helpers/browser.js';
+import { ARTIFACTS, launchBrowser, type Browser } from '../helpers/browser.js';
 import { freshDatabase, type TestDatabase } from '../helpers/database.js';
 import { csv, studentHeader } from '../helpers/roster.js';
 import { post, startServer, type ServerProcess } from '../helpers/server-process.js';
@@ -17,7 +17,6 @@ const SCHOOL = 'office-school';
 const EMAIL = 'principal@office-school.example';
 const PLAIN_EMAIL = 'office@office-school.example';
 const PASSWORD = 'correct horse battery';
-const ARTIFACTS = path.resolve('test/artifacts');
 
 let db: TestDatabase;
 let server: ServerProcess;
