@@ -232,7 +232,7 @@ describe('the school office in a browser, as a super_admin', () => {
     await expect(page.getByTestId('import-report').innerText()).resolves.toContain('nothing is written until you import');
   }), 60_000);
 
-  it("picks a staff member's designation from the school's list and shows what they may do in words", walk('designation', async () => {
+  it("picks a staff member's designation from the school's list, shows what they may do in words, and the change in the Audit log", walk('designation', async () => {
     await page.goto(`${server.url}/admin/resources/staff/records/${staffId}/edit`);
     await page.locator('#designation').click();
     await page.keyboard.type('Office');
@@ -245,6 +245,16 @@ describe('the school office in a browser, as a super_admin', () => {
     expect(words).toMatch(/Feature\s+May/);
     expect(words).toContain('from Office Staff');
     expect(words).not.toMatch(/\b(rbac|none|read|create|manage)\b(?!,)/);
+
+    // The Audit log's page of that change: the field by its label, before and after, and who made it, linked.
+    const eventId = await page.evaluate(async (id) => {
+      const res = await fetch(`/admin/api/resources/audit_events/actions/list?filters.action=staff.update&filters.entity_id=${id}&perPage=1`);
+      return ((await res.json()) as { records: Array<{ id: string }> }).records[0]!.id;
+    }, staffId);
+    await page.goto(`${server.url}/admin/resources/audit_events/records/${eventId}/show`);
+    await expect(page.getByTestId('audit-changes').locator('tr', { hasText: 'Designation' }).innerText()).resolves.toMatch(/Designation\s+Class Teacher\s+Office Staff/);
+    await expect(page.getByRole('link', { name: 'Asha Principal' }).first().getAttribute('href')).resolves.toMatch(/\/admin\/resources\/admin_users\/records\/\d+\/show$/);
+    await expect(page.getByRole('link', { name: 'Rahul Mehta' }).first().getAttribute('href')).resolves.toBe(`/admin/resources/staff/records/${staffId}/show`);
   }), 60_000);
 
   // The notice is for the Choir, which has no member yet (every family can be reached by SMS at least).
