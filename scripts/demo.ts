@@ -63,18 +63,20 @@ async function seed() {
 
 function banner({ config, credentials, counts }: Awaited<ReturnType<typeof seed>>): string {
   const base = baseUrl(config);
-  const { admin, teacher, principal, parent } = credentials;
+  const { admin, office, itContact, teacher, principal, parent } = credentials;
   const json = (body: unknown) => `'${JSON.stringify(body)}'`;
   return [
     '',
     `School platform demo: school "${SCHOOL_ID}" (${SCHOOL_NAME}) on a fresh database in ${path.relative(process.cwd(), dataDir) || dataDir}`,
     `  ${Object.entries(counts).map(([what, n]) => `${n} ${what.replace(/_/g, ' ')}`).join(', ')}`,
     '',
-    config.adminConsoleEnabled ? `Admin console:  ${base}/admin   (${admin.email} / ${admin.password})` : 'Admin console:  off (ADMIN_CONSOLE_ENABLED=false)',
+    config.adminConsoleEnabled ? `Admin console:  ${base}/admin   (sign in with any of the three web admin app sign-ins below)` : 'Admin console:  off (ADMIN_CONSOLE_ENABLED=false)',
     `API reference:  ${base}/docs`,
     '',
     'Sign-ins:',
     `  Web admin app  e-mail ${admin.email}, password ${admin.password}  (super_admin)`,
+    `                 e-mail ${office.email}, password ${office.password}  (admin)`,
+    `                 e-mail ${itContact.email}, password ${itContact.password}  (it_contact)`,
     `  Teachers app   phone ${teacher.phone_no}, PIN ${teacher.pin}, school ${SCHOOL_ID}  (${teacher.name}, ${teacher.designation})`,
     `                 phone ${principal.phone_no}, PIN ${principal.pin}, school ${SCHOOL_ID}  (${principal.name}, ${principal.designation})`,
     `  Parent app     phone ${parent.phone_no}, PIN ${parent.pin}  (${parent.father_name}, two children)`,

@@ -24,6 +24,9 @@ export const DEMO_PARENT_PIN = '1234';
 export function demoCredentials(schoolId: string) {
   return {
     admin: { email: `admin.${schoolId.toLowerCase()}@demo.example.org`, password: DEMO_ADMIN_PASSWORD, role: 'super_admin' as const },
+    // The school office (a plain admin) and the school's IT contact, to see the console as each of them sees it.
+    office: { email: `office.${schoolId.toLowerCase()}@demo.example.org`, password: DEMO_ADMIN_PASSWORD, role: 'admin' as const, name: 'Demo Office' },
+    itContact: { email: `it.${schoolId.toLowerCase()}@demo.example.org`, password: DEMO_ADMIN_PASSWORD, role: 'it_contact' as const, name: 'Demo IT Contact' },
     teacher: { phone_no: demoStaff[1]!.phone_no, pin: DEMO_STAFF_PIN, name: demoStaff[1]!.name, designation: demoStaff[1]!.designation },
     principal: { phone_no: demoStaff[0]!.phone_no, pin: DEMO_STAFF_PIN, name: demoStaff[0]!.name, designation: demoStaff[0]!.designation },
     parent: { phone_no: parentPhone(0), pin: DEMO_PARENT_PIN, father_name: families[0]![2] },
@@ -100,7 +103,7 @@ export async function seedDemo(ctx: AppContext, schoolId: string): Promise<{ cre
   ]);
   await ctx.db.sequelize.transaction(async (transaction) => {
     await seedSchoolBase(schoolId, transaction);
-    const adminId = await seedAdmin(schoolId, credentials.admin.email, passwordHash, transaction);
+    const adminId = await seedAdmins(schoolId, credentials, passwordHash, transaction);
     const staff = await seedStaff(schoolId, staffPinHash, transaction);
     const { parentIds, studentIds } = await seedFamilies(schoolId, parentPinHash, transaction);
     await seedAssignments(schoolId, staff, studentIds, transaction);
@@ -112,14 +115,19 @@ export async function seedDemo(ctx: AppContext, schoolId: string): Promise<{ cre
   return { credentials, counts: await totals(schoolId) };
 }
 
-async function seedAdmin(schoolId: string, email: string, passwordHash: string, transaction: Transaction): Promise<number> {
+/** The super_admin (the notices' author, whose id is returned), the office's admin and the IT contact. */
+async function seedAdmins(schoolId: string, credentials: DemoCredentials, passwordHash: string, transaction: Transaction): Promise<number> {
+  const { admin, office, itContact } = credentials;
+  const accounts = [{ name: 'Demo Administrator', email: admin.email, role: admin.role }, office, itContact];
   await AdminUser.bulkCreate(
-    [{ school_id: schoolId, name: 'Demo Administrator', email, password_hash: passwordHash, role: 'super_admin' }],
+    accounts.map((a) => ({ school_id: schoolId, name: a.name, email: a.email, password_hash: passwordHash, role: a.role })),
     { ignoreDuplicates: true, transaction },
   );
-  const admin = await AdminUser.findOne({ where: { email }, attributes: ['id', 'school_id'], transaction });
-  if (!admin || admin.school_id !== schoolId) throw conflict(`The demo admin e-mail ${email} belongs to another school`);
-  return admin.id;
+  const found = await AdminUser.findAll({ where: { email: accounts.map((a) => a.email) }, attributes: ['id', 'school_id', 'email'], transaction });
+  for (const a of accounts) {
+    if (found.find((f) => f.email === a.email)?.school_id !== schoolId) throw conflict(`The demo admin e-mail ${a.email} belongs to another school`);
+  }
+  return found.find((f) => f.email === admin.email)!.id;
 }
 
 type StaffIds = Record<(typeof demoStaff)[number]['phone_no'], number>;

@@ -26,7 +26,11 @@ async function main() {
   const { app, drain } = createApp(ctx, { console: await loadConsole(ctx) });
   const background: Array<{ stop(): Promise<void> }> = [];
   const server: Server = app.listen(config.port, config.host, () => {
-    ctx.log.info({ url: `http://${config.host}:${config.port}`, database: ctx.db.dialect }, 'school platform listening');
+    // The address to open, not the interface bound: every interface is reached on this machine as localhost.
+    const host = ['0.0.0.0', '::', ''].includes(config.host) ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
+    const url = `http://${host}:${config.port}`;
+    ctx.log.info({ url, database: ctx.db.dialect }, 'school platform listening');
+    if (config.adminConsoleEnabled) ctx.log.info({ url: `${url}/admin` }, `admin console at ${url}/admin`);
     // The push outbox worker, the maintenance timer and the scheduled-post check; several instances may run them on one database.
     if (config.runJobs) background.push(startPushWorker(ctx), startScheduler(ctx), startPublisher(ctx));
   });

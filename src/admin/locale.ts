@@ -1,7 +1,7 @@
 import type { LocaleTranslations } from 'adminjs';
 import { inWords } from './labels/words.js';
 import { resourceLabels } from './locale-resources.js';
-import { menu } from './resources/menu.js';
+import { menu } from './labels/menu.js';
 
 /** The words a school office uses, rather than table and column names: for every resource. */
 const properties: Record<string, string> = {

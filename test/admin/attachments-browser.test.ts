@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { ARTIFACTS } from '../helpers/browser.js';
 import { freshDatabase, type TestDatabase } from '../helpers/database.js';
 import { cameraJpeg, pdf } from '../helpers/images.js';
 import { freePort, post, startServer, type ServerProcess } from '../helpers/server-process.js';
@@ -13,7 +14,6 @@ import { freePort, post, startServer, type ServerProcess } from '../helpers/serv
  * and a name, each linking to a signed URL. The screenshots are kept in ARTIFACTS.
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = path.join(tmpdir(), 'sp-browser-artifacts');
 const EMAIL = 'office@files-school.example';
 const PASSWORD = 'correct horse battery';
 

@@ -1,9 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchBrowser, type Browser } from '../helpers/browser.js';
+import { ARTIFACTS, launchBrowser, type Browser } from '../helpers/browser.js';
 import { freshDatabase, type TestDatabase } from '../helpers/database.js';
 import { post, startServer, type ServerProcess } from '../helpers/server-process.js';
 
@@ -14,7 +13,6 @@ import { post, startServer, type ServerProcess } from '../helpers/server-process
  */
 const EMAIL = 'principal@forms-school.example';
 const PASSWORD = 'correct horse battery';
-const ARTIFACTS = path.join(tmpdir(), 'sp-artifacts');
 
 let db: TestDatabase;
 let server: ServerProcess;

@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
+/** Where the browser tests leave their screenshots (gitignored): CI keeps the folder when a test fails. */
+export const ARTIFACTS = path.resolve('test/artifacts');
+
 /** Debian's chromium (playwright-core brings no browser of its own). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 

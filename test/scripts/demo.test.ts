@@ -57,6 +57,13 @@ describe('npm run demo', () => {
 
     expect(out).toContain(`Admin console:  ${base}/admin`);
     expect(out).toMatch(/Web admin app {2}e-mail admin\.demo@demo\.example\.org, password \S+/);
+    // The office's admin and the IT contact beside the super_admin, each signing in with the role printed.
+    for (const [who, role] of [['admin', 'super_admin'], ['office', 'admin'], ['it', 'it_contact']] as const) {
+      const line = new RegExp(`e-mail (${who}\\.demo@demo\\.example\\.org), password (\\S+) {2}\\(${role}\\)`).exec(out);
+      expect(line).not.toBeNull();
+      const signin = await fetch(`${base}/web-app/signin`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: line![1], password: line![2] }) });
+      expect(((await signin.json()) as { data: { user: { role: string } } }).data.user.role).toBe(role);
+    }
     expect(out).toMatch(/Teachers app {3}phone \d+, PIN \d+, school demo/);
     expect(out).toMatch(/Parent app {5}phone \d+, PIN \d+/);
     expect((await fetch(`${base}/admin/login`)).status).toBe(200);

@@ -10,7 +10,7 @@ import { audienceEnricher, audienceFormFields, audienceProperties, audiencePrope
 import { defineResource } from './define.js';
 import { formActions } from './form-actions.js';
 import { formEnricher, formFormFields, formProperties, withForm } from './form-fields.js';
-import { menu } from './menu.js';
+import { menu } from '../labels/menu.js';
 import { coded, deletedFlag, readOnly, ref, status, textarea } from './properties.js';
 import { reachActions } from './reach-actions.js';
 

@@ -8,7 +8,7 @@ import { principalFor, type ConsoleAdmin } from '../auth.js';
 import { adminRoleLabels } from '../labels/codes.js';
 import { choices } from '../labels/words.js';
 import { defineResource } from './define.js';
-import { menu } from './menu.js';
+import { menu } from '../labels/menu.js';
 import { readOnly } from './properties.js';
 
 export function adminUsersResource(ctx: AppContext): ResourceWithOptions {

@@ -4,7 +4,7 @@ import { Attendance } from '../../models/index.js';
 import { attendanceStatuses } from '../../models/attendance.js';
 import { roleAccess } from '../access.js';
 import { defineResource } from './define.js';
-import { menu } from './menu.js';
+import { menu } from '../labels/menu.js';
 import { attendanceStatusLabels } from '../labels/codes.js';
 import { ref, status } from './properties.js';
 

@@ -9,7 +9,7 @@ import { fieldLabel } from '../locale.js';
 import type { Enricher } from '../scoped-resource.js';
 import { defineResource } from './define.js';
 import { linkedNames, resourceOfKind, type Pointer } from './linked-names.js';
-import { menu } from './menu.js';
+import { menu } from '../labels/menu.js';
 import { coded, named } from './properties.js';
 
 export function auditLogResource(ctx: AppContext): ResourceWithOptions {

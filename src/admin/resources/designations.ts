@@ -4,7 +4,7 @@ import { Designation } from '../../models/index.js';
 import { createDesignation, deleteDesignation, updateDesignation } from '../../services/staff/designations.js';
 import { roleAccess } from '../access.js';
 import { defineResource } from './define.js';
-import { menu } from './menu.js';
+import { menu } from '../labels/menu.js';
 import { rbacProperties } from './rbac-fields.js';
 
 export function designationsResource(ctx: AppContext): ResourceWithOptions {

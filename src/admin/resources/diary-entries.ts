@@ -5,7 +5,7 @@ import { deleteDiaryEntry, updateDiaryEntry } from '../../services/diary/diary.j
 import { roleAccess } from '../access.js';
 import { attachmentEnricher, attachmentFormFields, attachmentProperties, uploadAction, withAttachmentRefusals } from './attachment-fields.js';
 import { defineResource } from './define.js';
-import { menu } from './menu.js';
+import { menu } from '../labels/menu.js';
 import { deletedFlag, readOnly, ref, textarea } from './properties.js';
 
 export function diaryEntriesResource(ctx: AppContext): ResourceWithOptions {

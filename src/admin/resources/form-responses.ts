@@ -7,7 +7,7 @@ import type { Enricher } from '../scoped-resource.js';
 import { defineResource } from './define.js';
 import { answerText } from './form-fields.js';
 import { linkedNames } from './linked-names.js';
-import { menu } from './menu.js';
+import { menu } from '../labels/menu.js';
 import { named, readOnly, ref } from './properties.js';
 
 /** Each response's item (through its form) and, on its page, its answers in words, question by question. */

@@ -7,7 +7,7 @@ import { createGrade, deleteGrade, updateGrade } from '../../services/students/g
 import { parseInput } from '../../services/validation.js';
 import { roleAccess } from '../access.js';
 import { defineResource } from './define.js';
-import { menu } from './menu.js';
+import { menu } from '../labels/menu.js';
 import { ref } from './properties.js';
 
 const gradeInput = z.object({ name: z.string().trim().min(1).max(60), class_teacher_id: id().nullable().optional(), sort_order: z.number().int().min(0).max(10_000).optional() });

@@ -7,7 +7,7 @@ import { id } from '../../services/schemas.js';
 import { parseInput } from '../../services/validation.js';
 import { roleAccess } from '../access.js';
 import { defineResource } from './define.js';
-import { menu } from './menu.js';
+import { menu } from '../labels/menu.js';
 import { ref } from './properties.js';
 
 export function groupMembersResource(ctx: AppContext): ResourceWithOptions {

@@ -8,7 +8,7 @@ import { recordPrincipal, run } from '../actions.js';
 import { principalFor, type ConsoleAdmin } from '../auth.js';
 import type { Enricher } from '../scoped-resource.js';
 import { defineResource } from './define.js';
-import { menu } from './menu.js';
+import { menu } from '../labels/menu.js';
 import { deletedFlag, textarea } from './properties.js';
 
 const live = (record: { params: Record<string, unknown> }) => Number(record.params.deleted_key ?? 0) === 0;

@@ -11,7 +11,7 @@ import { defineResource } from './define.js';
 import { formActions } from './form-actions.js';
 import { formEnricher, formFormFields, formProperties, withForm } from './form-fields.js';
 import { linkedNames } from './linked-names.js';
-import { menu } from './menu.js';
+import { menu } from '../labels/menu.js';
 import { coded, deletedFlag, named, readOnly, textarea } from './properties.js';
 import { reachActions } from './reach-actions.js';
 

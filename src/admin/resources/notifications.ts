@@ -6,7 +6,7 @@ import { notificationStatuses } from '../../models/notification.js';
 import { concealedMessage } from '../../services/notifications/notifications.js';
 import { roleAccess } from '../access.js';
 import { defineResource } from './define.js';
-import { menu } from './menu.js';
+import { menu } from '../labels/menu.js';
 import { channelLabels, entityTypeLabels, notificationEventLabels, notificationStatusLabels } from '../labels/codes.js';
 import { linkedNames, type Pointer } from './linked-names.js';
 import { coded, named, readOnly, status } from './properties.js';

@@ -8,7 +8,7 @@ import { studentStatusLabels, yesNo } from '../labels/codes.js';
 import { labelOf } from '../labels/words.js';
 import type { Enricher } from '../scoped-resource.js';
 import { defineResource } from './define.js';
-import { menu } from './menu.js';
+import { menu } from '../labels/menu.js';
 import { pinResetAction } from './pin-reset-action.js';
 import { coded } from './properties.js';
 import { testPushAction } from './test-push-action.js';

@@ -5,7 +5,7 @@ import { entityTypes } from '../../models/comment.js';
 import { reactionTypes } from '../../models/reaction.js';
 import { roleAccess } from '../access.js';
 import { defineResource } from './define.js';
-import { menu } from './menu.js';
+import { menu } from '../labels/menu.js';
 import { entityTypeLabels, reactionTypeLabels } from '../labels/codes.js';
 import { linkedNames } from './linked-names.js';
 import { coded, named, readOnly, ref } from './properties.js';

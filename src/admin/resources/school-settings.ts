@@ -7,7 +7,7 @@ import { roleAccess } from '../access.js';
 import type { Enricher } from '../scoped-resource.js';
 import { defineResource } from './define.js';
 import { schoolStatusLabels } from '../labels/codes.js';
-import { menu } from './menu.js';
+import { menu } from '../labels/menu.js';
 import { status } from './properties.js';
 
 /** What the school's attachments hold, in MiB as the API shows it (the byte count is the services' bookkeeping). */

@@ -9,7 +9,7 @@ import { roleAccess } from '../access.js';
 import { recordAction } from '../actions.js';
 import { isPlatformAdmin } from '../auth.js';
 import { defineResource } from './define.js';
-import { menu } from './menu.js';
+import { menu } from '../labels/menu.js';
 import { schoolStatusLabels } from '../labels/codes.js';
 import { readOnly, status } from './properties.js';
 

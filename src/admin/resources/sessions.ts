@@ -6,7 +6,7 @@ import { revokeSessionById } from '../../services/auth/sessions.js';
 import { roleAccess } from '../access.js';
 import { recordAction } from '../actions.js';
 import { defineResource } from './define.js';
-import { menu } from './menu.js';
+import { menu } from '../labels/menu.js';
 import { accountTypeLabels } from '../labels/codes.js';
 import { linkedNames } from './linked-names.js';
 import { coded, named } from './properties.js';

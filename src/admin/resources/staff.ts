@@ -10,7 +10,7 @@ import { labelOf } from '../labels/words.js';
 import type { Enricher } from '../scoped-resource.js';
 import { defineResource } from './define.js';
 import { importAction } from './import-action.js';
-import { menu } from './menu.js';
+import { menu } from '../labels/menu.js';
 import { pinResetAction } from './pin-reset-action.js';
 import { status } from './properties.js';
 import { rbacProperties } from './rbac-fields.js';

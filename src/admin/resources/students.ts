@@ -10,7 +10,7 @@ import { recordAction } from '../actions.js';
 import { studentStatusLabels } from '../labels/codes.js';
 import { defineResource } from './define.js';
 import { importAction } from './import-action.js';
-import { menu } from './menu.js';
+import { menu } from '../labels/menu.js';
 import { pinResetAction } from './pin-reset-action.js';
 import { privacyActions } from './privacy-actions.js';
 import { readOnly, ref, status } from './properties.js';

@@ -4,7 +4,7 @@ import { WebhookDelivery } from '../../models/index.js';
 import { webhookDeliveryStatuses } from '../../models/webhook.js';
 import { roleAccess } from '../access.js';
 import { defineResource } from './define.js';
-import { menu } from './menu.js';
+import { menu } from '../labels/menu.js';
 import { webhookDeliveryStatusLabels, webhookEventLabels } from '../labels/codes.js';
 import { coded, readOnly, ref, status } from './properties.js';
 

@@ -5,7 +5,7 @@ import { createWebhook, deleteWebhook, updateWebhook, webhookEventChoices } from
 import { allows, roleAccess } from '../access.js';
 import type { ConsoleAdmin } from '../auth.js';
 import { defineResource } from './define.js';
-import { menu } from './menu.js';
+import { menu } from '../labels/menu.js';
 import { webhookEventLabels } from '../labels/codes.js';
 import { choices } from '../labels/words.js';
 import { deletedFlag, readOnly } from './properties.js';

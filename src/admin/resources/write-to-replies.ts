@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { WriteToReply } from '../../models/index.js';
 import { roleAccess } from '../access.js';
 import { defineResource } from './define.js';
-import { menu } from './menu.js';
+import { menu } from '../labels/menu.js';
 import { accountTypeLabels } from '../labels/codes.js';
 import { linkedNames } from './linked-names.js';
 import { coded, named, readOnly, ref } from './properties.js';

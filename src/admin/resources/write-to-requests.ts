@@ -11,7 +11,7 @@ import { labelOf } from '../labels/words.js';
 import type { Enricher } from '../scoped-resource.js';
 import { uploadAction } from './attachment-fields.js';
 import { defineResource } from './define.js';
-import { menu } from './menu.js';
+import { menu } from '../labels/menu.js';
 import { coded, readOnly, ref, status, textarea } from './properties.js';
 
 const open = (status: unknown) => status === 'open' || status === 'in_progress';
