@@ -1,17 +1,17 @@
 /**
- * One instance of the service for the fan-out benchmark, run by bench/fanout.ts in a process of its
- * own (its memory is the instance's): a school of FANOUT_FAMILIES families, each with one child, two
- * in five signed in on a device, three in ten with a verified e-mail and no device, three in ten with
- * only a phone. It publishes a school-wide notice through the notices service, timing the publish
- * (every delivery record written in its transaction), then drains the outbox as the worker does
- * (passes of deliverDue back to back) against the gateways' stand-ins, and prints its figures as
- * JSON on stdout. Configured by the environment, as the service is.
+ * The fan-out benchmark's processes, run by bench/fanout.ts, configured by the environment as the
+ * service is. `setup`: a school of FANOUT_FAMILIES families, each with one child, two in five signed
+ * in on a device, three in ten with a verified e-mail and no device, three in ten with only a phone.
+ * `run`, a fresh process (its memory is one instance's, not the loader's): publishes a school-wide
+ * notice through the notices service, timing the publish (every delivery record written in its
+ * transaction), then drains the outbox as the worker does (passes of deliverDue back to back)
+ * against the gateways' stand-ins, and prints its figures as JSON on stdout.
  */
 import { randomBytes } from 'node:crypto';
 import { closeContext, createContext } from '../src/bootstrap.js';
 import { loadConfig } from '../src/config.js';
 import { Notification, Parent, School, Session, Student } from '../src/models/index.js';
-import { closePushProvider } from '../src/push/providers.js';
+import { closePushProvider, providersOf } from '../src/push/providers.js';
 import { deliverDue } from '../src/push/worker.js';
 import { operatorPrincipal } from '../src/services/access/guards.js';
 import { createNotice } from '../src/services/notices/notices.js';
@@ -43,7 +43,7 @@ async function inChunks<T>(rows: T[], write: (chunk: T[]) => Promise<unknown>) {
   for (let i = 0; i < rows.length; i += CHUNK) await write(rows.slice(i, i + CHUNK));
 }
 
-async function main() {
+async function setup() {
   const ctx = await createContext({ ...loadConfig(), runJobs: false }, { redis: false });
   try {
     await createSchool(ctx, { school_id: SCHOOL, school_name: 'Fan-out Public School', admin: { name: 'Head', email: 'head@fanout.bench.example', password: 'bench-password-1' } });
@@ -64,7 +64,17 @@ async function main() {
       })),
       (c) => Session.bulkCreate(c),
     );
+  } finally {
+    await closeContext(ctx);
+  }
+}
 
+async function run() {
+  const ctx = await createContext({ ...loadConfig(), runJobs: false }, { redis: false });
+  try {
+    const ids = (await Parent.findAll({ where: { school_id: SCHOOL }, attributes: ['id'], order: [['id', 'ASC']], raw: true })).map((p) => Number(p.id));
+    // The gateways' clients, as the worker creates them when the service starts.
+    providersOf(ctx);
     let peak = process.memoryUsage().rss;
     const idle = peak;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
@@ -108,4 +118,4 @@ async function main() {
   }
 }
 
-await main();
+await (process.argv[2] === 'setup' ? setup() : run());

@@ -313,7 +313,7 @@ async function measureFanout(): Promise<void> {
   const result = await benchFanout({ families, smoke, nodeFlags: args['node-flags']?.split(' ').filter(Boolean) ?? [], log });
   const facts = await machineFacts();
   if (!smoke) {
-    writeFanoutReport(result, `Run of ${new Date().toISOString()}: ${facts.cores} cores, Node ${process.version}, MariaDB ${facts.mariadb}, load average at start ${facts.loadAverage.join(" / ")}.`);
+    writeFanoutReport(result, `Run of ${new Date().toISOString()}: ${facts.cores} cores, Node ${process.version}, MariaDB ${facts.mariadb}, load average at the end ${facts.loadAverage.join(" / ")}.`);
   }
 }
 
