@@ -16,6 +16,7 @@ import { measureBcrypt } from './bcrypt-bound.js';
 import { profileArgs, summariseProfile } from './profile.js';
 import { distinctStatements, explainAll } from './explain.js';
 import { generate } from './generate.js';
+import { benchFanout, FANOUT_ID, writeFanoutReport } from './fanout.js';
 import { benchImport, writeImportReport } from './import.js';
 import { benchDir, dataDir, FULL_SCHOOLS, MYSQL_ROOT_URL, readMeta, repoRoot, writeMeta, type DatasetMeta } from './layout.js';
 import { probe, runLoad, type LoadOptions } from './load.js';
@@ -59,7 +60,7 @@ const fromSource = args.source ?? smoke;
 const profiled = (name: string) => (args.profile ? profileArgs(name) : []);
 const only = args.only ? new Set(args.only.split(',')) : null;
 const selected = scenarios.filter((s) => !only || only.has(s.id));
-if (only && [...only].some((id) => id !== 'import' && !scenarios.some((s) => s.id === id))) throw new Error(`--only names unknown scenarios: ${[...only].join(', ')}`);
+if (only && [...only].some((id) => id !== 'import' && id !== FANOUT_ID && !scenarios.some((s) => s.id === id))) throw new Error(`--only names unknown scenarios: ${[...only].join(', ')}`);
 
 const t0 = Date.now();
 const log = (line: string) => console.log(line.startsWith('==') ? `${line} [${Math.round((Date.now() - t0) / 1000)} s]` : line);
@@ -305,9 +306,21 @@ async function measureImport(): Promise<void> {
   }
 }
 
+/** `--only publish-fanout` (and the smoke run): a school-wide notice to every family, written and then drained by one instance. */
+async function measureFanout(): Promise<void> {
+  const families = smoke ? 100 : 10_000;
+  log(`== ${FANOUT_ID}: a school-wide notice to ${families} families on MariaDB`);
+  const result = await benchFanout({ families, smoke, nodeFlags: args['node-flags']?.split(' ').filter(Boolean) ?? [], log });
+  const facts = await machineFacts();
+  if (!smoke) {
+    writeFanoutReport(result, `Run of ${new Date().toISOString()}: ${facts.cores} cores, Node ${process.version}, MariaDB ${facts.mariadb}, load average at the end ${facts.loadAverage.join(" / ")}.`);
+  }
+}
+
 async function main() {
   if (only?.has('import') || smoke) await measureImport();
-  if (only?.has('import') && only.size === 1) return;
+  if (only?.has(FANOUT_ID) || smoke) await measureFanout();
+  if (only && [...only].every((id) => id === 'import' || id === FANOUT_ID)) return;
   const started = Date.now();
   const results: RunResults = {
     startedAt: new Date(started).toISOString(),

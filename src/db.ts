@@ -266,3 +266,24 @@ export async function writeIn(db: Pick<Database, 'sequelize' | 'dialect'>, trans
   const [, affected] = (await db.sequelize.query(sql, { replacements: values, type: QueryTypes.UPDATE, transaction })) as unknown as [unknown, number];
   return Number(affected ?? 0);
 }
+
+/**
+ * Writes rows with one multi-row INSERT (bound values; a Date in the dialect's format) and answers
+ * their ids in order. A model's bulkCreate builds an instance per row first, most of the cost of a
+ * large batch. The ids of one statement are consecutive on both databases (InnoDB gives a multi-row
+ * INSERT one run of ids, as Sequelize's bulkCreate also assumes; SQLite has one writer), so they
+ * follow from the first (MySQL's insertId) or the last (SQLite's lastID).
+ */
+export async function insertRows(
+  sequelize: Sequelize, table: string, columns: readonly string[], rows: ReadonlyArray<readonly unknown[]>, transaction?: Transaction,
+): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const dialect = sequelize.getDialect() === 'mysql' ? 'mysql' : 'sqlite';
+  const tuple = `(${columns.map(() => '?').join(', ')})`;
+  const values = rows.flatMap((row) => row.map((v) => (v instanceof Date ? sqlTime(dialect, v) : v === undefined ? null : v)));
+  const [id] = (await sequelize.query(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${rows.map(() => tuple).join(', ')}`, {
+    replacements: values, type: QueryTypes.INSERT, transaction,
+  })) as unknown as [number, number];
+  const first = dialect === 'mysql' ? Number(id) : Number(id) - rows.length + 1;
+  return rows.map((_, i) => first + i);
+}

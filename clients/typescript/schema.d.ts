@@ -1389,14 +1389,14 @@ export interface paths {
         };
         /**
          * The school's settings (any admin)
-         * @description The school's id, name, status, IANA time zone (`UTC` until set; parents' quiet hours are read in that zone) and the storage its attachments may hold and hold (MiB).
+         * @description The school's id, name, status, IANA time zone (`UTC` until set; parents' quiet hours are read in that zone) and the storage its attachments may hold and hold (MiB), its country (how its national phone numbers are read) and its SMS monthly limit and use.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
         get: operations["getWebAppSchool"];
         /**
-         * Rename the school, set its time zone or its storage limit (super_admin)
-         * @description Every field optional. `timezone` is an IANA name the platform's time-zone data knows (`Asia/Kolkata`, `Europe/London`); an unknown one is a 400 naming it. Quiet hours already running keep the end they were given. `storage_limit_mb` is an integer of at least 1 (default 5120); set below the usage, it deletes nothing and refuses new uploads.
+         * Rename the school, set its time zone, country, storage or SMS limit (super_admin)
+         * @description Every field optional. `timezone` is an IANA name the platform's time-zone data knows (`Asia/Kolkata`, `Europe/London`); an unknown one is a 400 naming it. Quiet hours already running keep the end they were given. `storage_limit_mb` is an integer of at least 1 (default 5120); set below the usage, it deletes nothing and refuses new uploads. `country` is an ISO 3166-1 alpha-2 code (any case; not a country: 400 naming it). `sms_monthly_limit` is an integer of at least 0 (0: no SMS but PIN set-up links and test messages).
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -11002,7 +11002,10 @@ export interface operations {
                      *         "status": "active",
                      *         "timezone": "Asia/Kolkata",
                      *         "storage_limit_mb": 5120,
-                     *         "storage_used_mb": 812.47
+                     *         "storage_used_mb": 812.47,
+                     *         "country": "IN",
+                     *         "sms_monthly_limit": 1000,
+                     *         "sms_used_this_month": 212
                      *       }
                      *     }
                      */
@@ -11020,6 +11023,12 @@ export interface operations {
                             storage_limit_mb: number;
                             /** @description MiB its stored files and thumbnails hold, attached or waiting, to two decimals rounded up */
                             storage_used_mb: number;
+                            /** @description ISO 3166-1 alpha-2 code its national phone numbers are read with (SMS_DEFAULT_COUNTRY until set) */
+                            country: string;
+                            /** @description SMS it may send each calendar month of its time zone (default 1000) */
+                            sms_monthly_limit: number;
+                            /** @description SMS written this month towards the limit (PIN set-up links, test messages and skipped records not counted) */
+                            sms_used_this_month: number;
                         };
                     };
                 };
@@ -11053,6 +11062,10 @@ export interface operations {
                     timezone?: string;
                     /** @description MiB its attachments may hold (files and thumbnails); lowering it below the usage deletes nothing and refuses new uploads */
                     storage_limit_mb?: number;
+                    /** @description ISO 3166-1 alpha-2: how the school's national phone numbers are read for SMS */
+                    country?: string;
+                    /** @description SMS the school may send each calendar month (its time zone); past it an SMS is recorded skipped */
+                    sms_monthly_limit?: number;
                 };
             };
         };
@@ -11074,7 +11087,10 @@ export interface operations {
                      *         "status": "active",
                      *         "timezone": "Asia/Kolkata",
                      *         "storage_limit_mb": 5120,
-                     *         "storage_used_mb": 812.47
+                     *         "storage_used_mb": 812.47,
+                     *         "country": "IN",
+                     *         "sms_monthly_limit": 1000,
+                     *         "sms_used_this_month": 212
                      *       }
                      *     }
                      */
@@ -11092,6 +11108,12 @@ export interface operations {
                             storage_limit_mb: number;
                             /** @description MiB its stored files and thumbnails hold, attached or waiting, to two decimals rounded up */
                             storage_used_mb: number;
+                            /** @description ISO 3166-1 alpha-2 code its national phone numbers are read with (SMS_DEFAULT_COUNTRY until set) */
+                            country: string;
+                            /** @description SMS it may send each calendar month of its time zone (default 1000) */
+                            sms_monthly_limit: number;
+                            /** @description SMS written this month towards the limit (PIN set-up links, test messages and skipped records not counted) */
+                            sms_used_this_month: number;
                         };
                     };
                 };

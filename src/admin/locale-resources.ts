@@ -72,7 +72,10 @@ export const resourceLabels: Record<string, ResourceWords> = {
   admin_users: { label: 'Admin users', properties: { role: 'Role', password: 'Password' } },
   school_settings: {
     label: 'School settings',
-    properties: { id: 'School ID', name: 'Name', timezone: 'Time zone', status: 'Status', storage_limit_mb: 'Storage limit (MiB)', storage_used_mb: 'Storage used (MiB)' },
+    properties: {
+      id: 'School ID', name: 'Name', timezone: 'Time zone', status: 'Status', storage_limit_mb: 'Storage limit (MiB)', storage_used_mb: 'Storage used (MiB)',
+      country: 'Country (phone numbers)', sms_monthly_limit: 'SMS a month', sms_used_this_month: 'SMS used this month',
+    },
   },
   schools: {
     label: 'Schools',

@@ -9,6 +9,7 @@ import { registerFormCommands } from './commands/form/index.js';
 import { registerGroupCommands } from './commands/group/index.js';
 import { registerImportCommands } from './commands/import/index.js';
 import { remindCommand } from './commands/remind/remind.js';
+import { registerNotifyCommands } from './commands/notify/index.js';
 import { registerPinCommands } from './commands/pin/index.js';
 import { registerPushCommands } from './commands/push/index.js';
 import { registerSessionCommands } from './commands/sessions/index.js';
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   registerPinCommands(program);
   registerSessionCommands(program);
   registerPushCommands(program);
+  registerNotifyCommands(program);
   registerDbCommands(program);
   registerImportCommands(program);
   registerGroupCommands(program);

@@ -1,5 +1,6 @@
+import { QueryTypes } from 'sequelize';
 import type { AppContext } from '../context.js';
-import { sqlTime } from '../db.js';
+import { sqlTime, writeIn } from '../db.js';
 
 /**
  * How the outboxes (push notifications, webhook deliveries) are drained: a due row is claimed by a
@@ -62,4 +63,26 @@ export async function claimEach<T extends { id: number }>(
     await send(row);
   });
   return claimed;
+}
+
+/**
+ * Takes up to `limit` due rows for this process in one transaction: they are read and their due time
+ * moved past the lease together, one commit for the whole batch instead of one a row. On MySQL the
+ * read locks the rows and skips those another worker holds (SKIP LOCKED), so two workers never take
+ * the same row; SQLite has one writer, whose transaction holds the database.
+ */
+export async function claimDue<T extends { id: number }>(ctx: AppContext, table: OutboxTable, columns: string, limit: number, now: Date): Promise<T[]> {
+  const lock = ctx.db.dialect === 'mysql' ? ' FOR UPDATE SKIP LOCKED' : '';
+  return ctx.db.sequelize.transaction(async (transaction) => {
+    const rows = await ctx.db.sequelize.query<T>(
+      `SELECT ${columns} FROM ${table} WHERE status = :pending AND next_attempt_at <= :now ORDER BY next_attempt_at, id LIMIT :limit${lock}`,
+      { replacements: { pending: 'pending', now: at(ctx, now), limit }, type: QueryTypes.SELECT, transaction },
+    );
+    if (rows.length) {
+      await writeIn(ctx.db, transaction, `UPDATE ${table} SET next_attempt_at = :lease WHERE id IN (:ids)`, {
+        lease: at(ctx, new Date(now.getTime() + CLAIM_LEASE_MS)), ids: rows.map((r) => r.id),
+      });
+    }
+    return rows.map((r) => ({ ...r, id: Number(r.id) }));
+  });
 }

@@ -1,6 +1,9 @@
 import type { Transaction } from 'sequelize';
+import { insertRows } from '../db.js';
 import type { Channel } from '../models/notification.js';
 import { Notification } from '../models/index.js';
+import { auditCreated } from '../services/audit/capture.js';
+import { chunks } from '../services/batches.js';
 
 export interface OutboxItem {
   school_id: string;
@@ -47,29 +50,37 @@ export function payloadData(item: OutboxItem): Record<string, string> {
 export async function enqueue(items: OutboxItem[], transaction?: Transaction, notBefore?: Date): Promise<number[]> {
   if (items.length === 0) return [];
   const now = new Date();
-  const rows = await Notification.bulkCreate(
-    items.map((item) => {
-      const status = item.status ?? 'pending';
-      return {
-        school_id: item.school_id,
-        event: item.event,
-        channel: item.channel ?? 'push',
-        entity_type: item.entity_type ?? null,
-        entity_id: item.entity_id ?? null,
-        target_type: item.target_type,
-        target_id: item.target_id ?? null,
-        session_id: item.session_id ?? null,
-        address: item.address ?? null,
-        title: item.title.slice(0, 200),
-        body: item.body.slice(0, 2000),
-        data: payloadData(item),
-        status,
-        last_error: item.last_error ?? null,
-        next_attempt_at: status === 'pending' ? (item.deliver_after ?? notBefore ?? now) : null,
-        deliver_after: item.deliver_after ?? null,
-      };
-    }),
-    { transaction },
-  );
-  return rows.map((r) => r.id);
+  const rows = items.map((item) => {
+    const status = item.status ?? 'pending';
+    return {
+      school_id: item.school_id,
+      event: item.event,
+      channel: item.channel ?? 'push',
+      entity_type: item.entity_type ?? null,
+      entity_id: item.entity_id ?? null,
+      target_type: item.target_type,
+      target_id: item.target_id ?? null,
+      session_id: item.session_id ?? null,
+      address: item.address ?? null,
+      title: item.title.slice(0, 200),
+      body: item.body.slice(0, 2000),
+      data: JSON.stringify(payloadData(item)),
+      status,
+      attempts: 0,
+      last_error: item.last_error ?? null,
+      next_attempt_at: status === 'pending' ? (item.deliver_after ?? notBefore ?? now) : null,
+      deliver_after: item.deliver_after ?? null,
+      created_at: now,
+      updated_at: now,
+    };
+  });
+  // One INSERT per chunk, its audit events with it: a school-wide post writes a record for every family.
+  const columns = Object.keys(rows[0]!);
+  const ids: number[] = [];
+  for (const chunk of chunks(rows)) {
+    const written = await insertRows(Notification.sequelize!, 'notifications', columns, chunk.map((r) => Object.values(r)), transaction);
+    await auditCreated(Notification, chunk.map((r, i) => ({ id: written[i], ...r })), transaction);
+    ids.push(...written);
+  }
+  return ids;
 }

@@ -5,7 +5,7 @@ import { every, type Periodic } from '../jobs/periodic.js';
 import { deliverDueWebhooks, type WebhookCounts } from '../services/webhooks/delivery.js';
 import { composeMessages, PIN_SETUP_EVENT, type OutboxRow } from '../services/delivery/compose.js';
 import { smsRefused } from '../services/delivery/opt-out.js';
-import { at, claimEach, inParallel, retryAt } from './lease.js';
+import { at, claimDue, inParallel, retryAt } from './lease.js';
 
 export type { OutboxRow };
 
@@ -77,17 +77,42 @@ async function recordOutcome(ctx: AppContext, row: OutboxRow, result: SendResult
   return { outcome: 'failed', error };
 }
 
-/** Sends one claimed record's message (composed by composeMessages); a record without an address is skipped. */
-export async function deliverRow(ctx: AppContext, row: OutboxRow, options: { retry: boolean }, message?: OutboundMessage): Promise<Delivery> {
-  if (!row.address) return recordOutcome(ctx, row, null, options);
-  let result: SendResult;
+/** What sending one claimed record's message came to; null for a record without an address (nothing to send). */
+async function sendRow(ctx: AppContext, row: OutboxRow, message?: OutboundMessage): Promise<SendResult | null> {
+  if (!row.address) return null;
   try {
     const composed = message ?? (await composeMessages(ctx, [row])).get(row.id)!;
-    result = await sendMessage(ctx, composed);
+    return await sendMessage(ctx, composed);
   } catch (err) {
-    result = { ok: false, kind: 'retryable', error: err instanceof Error ? err.message : String(err) };
+    return { ok: false, kind: 'retryable', error: err instanceof Error ? err.message : String(err) };
   }
-  return recordOutcome(ctx, row, result, options);
+}
+
+/** Sends one claimed record's message (composed by composeMessages) and records the outcome; a record without an address is skipped. */
+export async function deliverRow(ctx: AppContext, row: OutboxRow, options: { retry: boolean }, message?: OutboundMessage): Promise<Delivery> {
+  return recordOutcome(ctx, row, await sendRow(ctx, row, message), options);
+}
+
+/**
+ * Records the records a pass sent in one statement (a row's `provider_id` by a CASE on its id),
+ * instead of one commit each: on MySQL a commit is a log flush, the cost of a send once gateways
+ * answer fast. A PIN set-up SMS drops its link as recordOutcome does.
+ */
+async function recordSent(ctx: AppContext, sent: Array<{ row: OutboxRow; id?: string }>, now: Date): Promise<number> {
+  if (sent.length === 0) return 0;
+  const ids = sent.map((s) => s.row.id);
+  const providerIds: Record<string, unknown> = {};
+  const cases = sent.map((s, i) => {
+    providerIds[`p${i}`] = s.id?.slice(0, 64) ?? null;
+    return `WHEN ${Number(s.row.id)} THEN :p${i}`;
+  });
+  await ctx.db.execute(
+    `UPDATE notifications SET status = :status, attempts = attempts + 1, sent_at = :now, last_error = NULL, next_attempt_at = NULL,
+       provider_id = CASE id ${cases.join(' ')} END, body = CASE WHEN event = :pin THEN title ELSE body END, updated_at = :now
+     WHERE id IN (:ids) AND status = :pending`,
+    { ...providerIds, status: 'sent', now: at(ctx, now), pin: PIN_SETUP_EVENT, ids, pending: 'pending' },
+  );
+  return sent.length;
 }
 
 /**
@@ -101,19 +126,15 @@ export async function deliverDue(ctx: AppContext, options: { now?: Date; limit?:
 }
 
 /**
- * Claims the due records, composes the SMS and e-mails among them together (their items read once,
- * their links made in one statement), then sends them all, SEND_CONCURRENCY at a time.
+ * Claims the due records (one transaction), composes the SMS and e-mails among them together (their
+ * items read once, their links made in one statement), then sends them all, SEND_CONCURRENCY at a
+ * time, and records those sent in one statement; a failure is recorded as it comes.
  */
 async function deliverDueNotifications(ctx: AppContext, now: Date, options: { limit?: number; stopping?: () => boolean }) {
-  const rows = await ctx.db.select<OutboxRow>(
-    `SELECT ${OUTBOX_COLUMNS} FROM notifications WHERE status = :pending AND next_attempt_at <= :now ORDER BY next_attempt_at, id LIMIT :limit`,
-    { pending: 'pending', now: at(ctx, now), limit: options.limit ?? BATCH },
-  );
   const counts = { claimed: 0, sent: 0, failed: 0, retry: 0, skipped: 0 };
-  const claimed: OutboxRow[] = [];
-  counts.claimed = await claimEach(ctx, 'notifications', rows, now, options.stopping, async (row) => {
-    claimed.push(row);
-  }, SEND_CONCURRENCY);
+  if (options.stopping?.()) return counts;
+  const claimed = await claimDue<OutboxRow>(ctx, 'notifications', OUTBOX_COLUMNS, options.limit ?? BATCH, now);
+  counts.claimed = claimed.length;
   if (claimed.length === 0) return counts;
   let messages: Map<number, OutboundMessage>;
   try {
@@ -124,9 +145,13 @@ async function deliverDueNotifications(ctx: AppContext, now: Date, options: { li
     for (const row of claimed) counts[(await recordOutcome(ctx, row, row.address ? failure : null, { retry: true })).outcome]++;
     return counts;
   }
+  const sent: Array<{ row: OutboxRow; id?: string }> = [];
   await inParallel(claimed, SEND_CONCURRENCY, async (row) => {
-    counts[(await deliverRow(ctx, row, { retry: true }, messages.get(row.id))).outcome]++;
+    const result = await sendRow(ctx, row, messages.get(row.id));
+    if (result?.ok) sent.push({ row, id: result.id });
+    else counts[(await recordOutcome(ctx, row, result, { retry: true })).outcome]++;
   });
+  counts.sent = await recordSent(ctx, sent, new Date());
   return counts;
 }
 

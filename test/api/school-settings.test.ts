@@ -17,13 +17,16 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
+/** Until the school sets them: SMS_DEFAULT_COUNTRY (IN in tests), 1000 SMS a month, none used. */
+const smsDefaults = { country: 'IN', sms_monthly_limit: 1000, sms_used_this_month: 0 };
+
 describe('GET and PUT /web-app/school', () => {
   it('shows the school to any of its admins, UTC until set', async () => {
     for (const role of ['admin', 'it_contact'] as const) {
       const user = await adminUser(t, a.schoolId, role);
       const res = await t.api.get('/web-app/school').set(bearer(user.token));
       expect(res.status).toBe(200);
-      expect(res.body.data).toEqual({ id: a.schoolId, name: `School ${a.schoolId}`, status: 'active', timezone: 'UTC', storage_limit_mb: 5120, storage_used_mb: 0 });
+      expect(res.body.data).toEqual({ id: a.schoolId, name: `School ${a.schoolId}`, status: 'active', timezone: 'UTC', storage_limit_mb: 5120, storage_used_mb: 0, ...smsDefaults });
     }
   });
 
@@ -32,7 +35,7 @@ describe('GET and PUT /web-app/school', () => {
     expect(spelled.body.data.timezone).toBe('Europe/London');
     const res = await t.api.put('/web-app/school').set(bearer(a.adminToken)).send({ name: 'Greenwood High', timezone: 'Asia/Kolkata' });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ id: a.schoolId, name: 'Greenwood High', status: 'active', timezone: 'Asia/Kolkata', storage_limit_mb: 5120, storage_used_mb: 0 });
+    expect(res.body.data).toEqual({ id: a.schoolId, name: 'Greenwood High', status: 'active', timezone: 'Asia/Kolkata', storage_limit_mb: 5120, storage_used_mb: 0, ...smsDefaults });
     expect((await School.findByPk(a.schoolId, { raw: true }))!.timezone).toBe('Asia/Kolkata');
     // The other school is untouched.
     expect((await t.api.get('/web-app/school').set(bearer(b.adminToken))).body.data.timezone).toBe('UTC');
@@ -47,6 +50,25 @@ describe('GET and PUT /web-app/school', () => {
     const named = await t.api.put('/web-app/school').set(bearer(a.adminToken)).send({ timezone: 'Mars/Olympus_Mons' });
     expect(named.body.error.details[0].message).toContain('Mars/Olympus_Mons');
     expect((await School.findByPk(a.schoolId, { raw: true }))!.timezone).toBe('Asia/Kolkata');
+  });
+
+  it('lets the super_admin set the country (any case) and the SMS monthly limit; anything else is a 400 naming the field', async () => {
+    const res = await t.api.put('/web-app/school').set(bearer(b.adminToken)).send({ country: 'us', sms_monthly_limit: 0 });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ country: 'US', sms_monthly_limit: 0, sms_used_this_month: 0 });
+    expect((await t.api.get('/web-app/school').set(bearer(b.adminToken))).body.data).toMatchObject({ country: 'US', sms_monthly_limit: 0 });
+    for (const [body, field] of [
+      [{ country: 'XX' }, 'country'], [{ country: 'USA' }, 'country'], [{ country: 7 }, 'country'], [{ country: '' }, 'country'],
+      [{ sms_monthly_limit: -1 }, 'sms_monthly_limit'], [{ sms_monthly_limit: 2.5 }, 'sms_monthly_limit'], [{ sms_monthly_limit: '10' }, 'sms_monthly_limit'],
+    ] as const) {
+      const bad = await t.api.put('/web-app/school').set(bearer(b.adminToken)).send(body);
+      expectError(bad, 400, 'BAD_REQUEST');
+      expect({ body, field: bad.body.error.details[0].field }).toEqual({ body, field });
+    }
+    expect(await School.findByPk(b.schoolId, { attributes: ['country', 'sms_monthly_limit'], raw: true })).toEqual({ country: 'US', sms_monthly_limit: 0 });
+    const admin = await adminUser(t, b.schoolId, 'admin');
+    expectError(await t.api.put('/web-app/school').set(bearer(admin.token)).send({ country: 'IN' }), 403, 'FORBIDDEN');
+    await t.api.put('/web-app/school').set(bearer(b.adminToken)).send({ country: 'IN', sms_monthly_limit: 1000 });
   });
 
   it('is the super_admin\'s to change: admin and it_contact get 403, staff and parents 403, no token 401', async () => {
@@ -95,7 +117,7 @@ describe('school-platform tenant update', () => {
     const env = cliEnv(t);
     const run = await runCli(env, ['tenant', 'update', '--id', a.schoolId, '--timezone', 'America/New_York', '--name', 'Greenwood Academy', '--json']);
     expect(run.code).toBe(0);
-    expect(run.json).toEqual({ id: a.schoolId, name: 'Greenwood Academy', status: 'active', timezone: 'America/New_York', storage_limit_mb: 5120, storage_used_mb: 0 });
+    expect(run.json).toEqual({ id: a.schoolId, name: 'Greenwood Academy', status: 'active', timezone: 'America/New_York', storage_limit_mb: 5120, storage_used_mb: 0, ...smsDefaults });
     const bad = await runCli(env, ['tenant', 'update', '--id', a.schoolId, '--timezone', 'Mars/Base']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--timezone');

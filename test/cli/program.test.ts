@@ -5,7 +5,7 @@ import { buildProgram } from '../../src/cli/program.js';
 /** Every command of CONTRACT.md section 17, as `group command`. */
 const contractCommands = [
   'tenant create', 'tenant list', 'tenant update', 'tenant suspend', 'tenant resume', 'admin create', 'pin reset', 'sessions purge', 'sessions revoke',
-  'push test', 'db migrate', 'db seed', 'import students', 'import staff', 'import oneroster', 'group add-members', 'remind',
+  'push test', 'notify test', 'db migrate', 'db seed', 'import students', 'import staff', 'import oneroster', 'group add-members', 'remind',
   'audit export', 'data export', 'data erase',
   'webhook add', 'webhook list', 'webhook remove', 'form results',
 ];
@@ -33,6 +33,7 @@ describe('the program', () => {
     expect(flags['sessions purge']).toEqual(expect.arrayContaining(['--older-than-days']));
     expect(flags['sessions revoke']).toEqual(expect.arrayContaining(['--school', '--type', '--user-id', '--all']));
     expect(flags['push test']).toEqual(expect.arrayContaining(['--school', '--token', '--parent-id', '--staff-id', '--title', '--body']));
+    expect(flags['notify test']).toEqual(expect.arrayContaining(['--school', '--channel', '--to']));
     expect(flags['db seed']).toEqual(expect.arrayContaining(['--school', '--demo']));
     expect(flags['webhook add']).toEqual(expect.arrayContaining(['--school', '--url', '--events']));
     expect(flags['webhook list']).toEqual(expect.arrayContaining(['--school']));

@@ -21,11 +21,11 @@ export function notificationsResource(ctx: AppContext): ResourceWithOptions {
     options: {
       navigation: menu.access,
       sort: { sortBy: 'created_at', direction: 'desc' },
-      listProperties: ['event', 'channel', 'recipient', 'title', 'status', 'attempts', 'deliver_after', 'created_at'],
-      filterProperties: ['event', 'status', 'target_type', 'target_id', 'channel', 'deliver_after', 'created_at', 'updated_at'],
+      listProperties: ['event', 'channel', 'recipient', 'title', 'status', 'attempts', 'deliver_after', 'delivered_at', 'created_at'],
+      filterProperties: ['event', 'status', 'target_type', 'target_id', 'channel', 'deliver_after', 'delivered_at', 'created_at', 'updated_at'],
       showProperties: [
         'school_id', 'id', 'event', 'channel', 'item', 'entity_type', 'entity_id', 'recipient', 'target_type', 'target_id', 'title', 'body', 'status', 'attempts',
-        'last_error', 'deliver_after', 'next_attempt_at', 'sent_at', 'created_at', 'updated_at',
+        'last_error', 'deliver_after', 'next_attempt_at', 'sent_at', 'delivered_at', 'created_at', 'updated_at',
       ],
       properties: {
         event: coded(Object.keys(notificationEventLabels), notificationEventLabels),
@@ -36,6 +36,7 @@ export function notificationsResource(ctx: AppContext): ResourceWithOptions {
         recipient: named(),
         item: named({ isVisible: { list: false, filter: false, show: true, edit: false } }),
         created_at: readOnly,
+        delivered_at: { description: "When Twilio reported the SMS delivered to the phone (SMS only; empty until then)" },
       },
     },
     services: { noun: 'Notification' },

@@ -2,6 +2,7 @@ import type { ResourceWithOptions } from 'adminjs';
 import type { AppContext } from '../../context.js';
 import { Parent } from '../../models/index.js';
 import { getParent, resetParentPinById, updateParent } from '../../services/parents/parents.js';
+import { emailVerified } from '../../services/parents/profile.js';
 import { roleAccess } from '../access.js';
 import { principalFor } from '../auth.js';
 import { studentStatusLabels, yesNo } from '../labels/codes.js';
@@ -25,22 +26,36 @@ export function parentsResource(ctx: AppContext): ResourceWithOptions {
       row.has_pin = parent.has_pin ? 1 : 0;
     }
   };
+  /** Whether the address may be sent news: one the parent gave in the app stays unverified until they open its link. */
+  const verified: Enricher = async (rows) => {
+    for (const row of rows) {
+      row.email_verified = emailVerified({ email: (row.email as string | null) ?? null, unverified_email: (row.unverified_email as string | null) ?? null }) ? 1 : 0;
+      delete row.unverified_email;
+    }
+  };
   return defineResource(ctx, {
     model: Parent,
-    scope: { schoolColumn: 'school_id', secret: ['pin_hash', 'pin_setup_token_hash'], quickSearch: ['father_name', 'mother_name', 'phone_no', 'email'], enrich: [family] },
+    scope: {
+      schoolColumn: 'school_id', secret: ['pin_hash', 'pin_setup_token_hash'], quickSearch: ['father_name', 'mother_name', 'phone_no', 'email'], enrich: [family, verified],
+    },
     access: roleAccess.school,
     options: {
       navigation: menu.people,
       sort: { sortBy: 'father_name', direction: 'asc' },
       listProperties: ['father_name', 'mother_name', 'phone_no', 'email'],
       filterProperties: ['father_name', 'mother_name', 'phone_no', 'email', 'created_at'],
-      showProperties: ['school_id', 'id', 'father_name', 'mother_name', 'phone_no', 'email', 'children', 'has_pin', 'pin_setup_expires_at', 'created_at', 'updated_at'],
+      showProperties: [
+        'school_id', 'id', 'father_name', 'mother_name', 'phone_no', 'email', 'email_verified', 'children', 'has_pin', 'pin_setup_expires_at', 'created_at', 'updated_at',
+      ],
       editProperties: ['father_name', 'mother_name', 'phone_no', 'email'],
       properties: {
         father_name: { isTitle: true },
         phone_no: { description: "The parent's sign-in: their children's phone follows a new one; their PIN stays" },
         children: { type: 'mixed', components: { show: 'ChildrenList' }, isVisible: shownOnPage },
         has_pin: coded([1, 0], yesNo, { type: 'string', isVisible: shownOnPage }),
+        email: { description: 'Set here, the address counts as verified: news goes to it when the parent has no app' },
+        email_verified: coded([1, 0], yesNo, { type: 'string', isVisible: shownOnPage }),
+        unverified_email: { isVisible: false },
       },
     },
     services: {

@@ -1,4 +1,6 @@
 import type { Transaction } from 'sequelize';
+import { insertRows } from '../../db.js';
+import { chunks } from '../batches.js';
 import { AuditEvent, type AuditEntityType } from '../../models/audit-event.js';
 import { AdminUser, Parent, Staff } from '../../models/index.js';
 import { currentActor, type AuditActor } from './context.js';
@@ -63,15 +65,15 @@ export async function recordAudit(entries: AuditEntry[], transaction?: Transacti
   const acting = currentActor();
   const base = entries.some((e) => !e.actor?.actorType) ? await named(acting, transaction ?? undefined) : acting;
   const at = new Date();
-  await AuditEvent.bulkCreate(
-    entries.map((e) => {
-      const actor = { ...base, ...e.actor };
-      return {
-        school_id: e.schoolId, at, actor_type: actor.actorType, actor_id: actor.actorId, actor_name: actor.actorName, door: actor.door, action: e.action,
-        entity_type: e.entityType, entity_id: e.entityId === null ? null : String(e.entityId), changes: e.changes && Object.keys(e.changes).length ? e.changes : null,
-        ip: actor.ip, request_id: actor.requestId,
-      };
-    }),
-    { transaction: transaction ?? undefined, hooks: false },
-  );
+  const rows = entries.map((e) => {
+    const actor = { ...base, ...e.actor };
+    return [
+      e.schoolId, at, actor.actorType, actor.actorId, actor.actorName, actor.door, e.action, e.entityType, e.entityId === null ? null : String(e.entityId),
+      e.changes && Object.keys(e.changes).length ? JSON.stringify(e.changes) : null, actor.ip, actor.requestId,
+    ];
+  });
+  // Multi-row INSERTs, not the model's bulkCreate: a school-wide post writes an event for each of thousands of records.
+  for (const chunk of chunks(rows)) await insertRows(AuditEvent.sequelize!, 'audit_events', AUDIT_COLUMNS, chunk, transaction ?? undefined);
 }
+
+const AUDIT_COLUMNS = ['school_id', 'at', 'actor_type', 'actor_id', 'actor_name', 'door', 'action', 'entity_type', 'entity_id', 'changes', 'ip', 'request_id'] as const;

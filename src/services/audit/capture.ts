@@ -125,6 +125,10 @@ async function capture(model: ModelStatic<Model>, kind: Kind, pairs: Array<[Row 
   await recordAudit(entries, transaction);
 }
 
+/** The audit events of rows an audited table gained by a statement written by hand (a multi-row INSERT), as if made through its model. */
+export const auditCreated = (model: ModelStatic<Model>, rows: Row[], transaction: Transaction | null | undefined) =>
+  capture(model, 'create', rows.map((r) => [null, r]), transaction);
+
 /** The rows an upsert by id is about to overwrite, read in its transaction so the trail can say what changed. */
 const overwritten = new WeakMap<object, Map<string, Row>>();
 /** The rows a bulk update or delete matched, read just before it. */

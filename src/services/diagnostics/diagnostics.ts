@@ -1,15 +1,17 @@
 import { z } from 'zod';
-import { anyFieldOf, id, title } from '../schemas.js';
+import { anyFieldOf, email, id, title } from '../schemas.js';
 import type { AppContext, Principal } from '../../context.js';
 import { iso, ping, type Dialect } from '../../db.js';
-import { badRequest, notFound } from '../../errors.js';
+import { badRequest, fieldError, notFound } from '../../errors.js';
 import { maintenanceJobs } from '../../jobs/jobs.js';
-import { JobRun, Parent, Staff } from '../../models/index.js';
+import { JobRun, Parent, School, Staff } from '../../models/index.js';
 import { enqueue, type OutboxItem } from '../../push/outbox.js';
+import { e164 } from '../../push/phone.js';
 import { deviceItems, type NotificationContent } from '../../push/targets.js';
 import { providersOf } from '../../push/providers.js';
 import { deliverRow, OUTBOX_COLUMNS, type OutboxRow } from '../../push/worker.js';
 import { version } from '../../version.js';
+import { TEST_MESSAGE_EVENT } from '../delivery/compose.js';
 import { requireRole } from '../access/guards.js';
 import { parseInput } from '../validation.js';
 
@@ -154,4 +156,51 @@ export async function sendTestPush(ctx: AppContext, principal: Principal, input:
   );
   const sent = results.filter((r) => r.ok).length;
   return { sent, failed: results.length - sent, results };
+}
+
+export const testMessageInput = z.object({
+  channel: z.enum(['sms', 'email']),
+  to: z.string().trim().min(1).max(254).describe("A phone (read as the school's numbers are) or an e-mail address"),
+});
+export type TestMessageInput = z.input<typeof testMessageInput>;
+
+export interface TestMessageResult {
+  id: number;
+  channel: 'sms' | 'email';
+  provider: string;
+  /** Where it went: the phone in E.164, or the address lower-cased. */
+  to: string;
+  ok: boolean;
+  /** The provider's refusal as recorded in last_error. */
+  error?: string;
+}
+
+/**
+ * Sends one test SMS or e-mail at once through the configured provider, past every preference and
+ * the SMS monthly limit (it does not count towards it), and reports what the provider said. The
+ * record (event test_message, target_type token) is sent here, not by the worker, and not retried.
+ */
+export async function sendTestMessage(ctx: AppContext, principal: Principal, input: TestMessageInput): Promise<TestMessageResult> {
+  requireRole(principal, 'super_admin', 'it_contact');
+  const data = parseInput(testMessageInput, input);
+  const school = await School.findByPk(principal.schoolId, { attributes: ['id', 'country'], raw: true });
+  if (!school) throw notFound('School');
+  let to: string;
+  if (data.channel === 'sms') {
+    const phone = e164(data.to, school.country ?? ctx.config.smsDefaultCountry);
+    if (!phone) throw fieldError('to', `is not a valid phone number for ${school.country ?? ctx.config.smsDefaultCountry}`);
+    to = phone;
+  } else {
+    const address = email().safeParse(data.to);
+    if (!address.success) throw fieldError('to', 'is not an e-mail address');
+    to = address.data;
+  }
+  const [id] = await enqueue(
+    [{ school_id: school.id, event: TEST_MESSAGE_EVENT, channel: data.channel, target_type: 'token', address: to, title: 'Test message', body: 'A test message from the school platform.' }],
+    undefined, new Date(Date.now() + SEND_NOW_LEASE_MS),
+  );
+  const [row] = await ctx.db.select<OutboxRow>(`SELECT ${OUTBOX_COLUMNS} FROM notifications WHERE school_id = :school AND id = :id`, { school: school.id, id });
+  const { outcome, error } = await deliverRow(ctx, row!, { retry: false });
+  const provider = providersOf(ctx)[data.channel].name;
+  return { id: id!, channel: data.channel, provider, to, ok: outcome === 'sent', ...(outcome === 'sent' ? {} : { error: error ?? outcome }) };
 }

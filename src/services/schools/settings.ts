@@ -1,9 +1,11 @@
+import { isSupportedCountry } from 'libphonenumber-js/max';
 import { z } from 'zod';
-import type { Principal } from '../../context.js';
+import type { AppContext, Principal } from '../../context.js';
 import { notFound } from '../../errors.js';
 import { School } from '../../models/index.js';
 import { canonicalZone } from '../../push/quiet-hours.js';
 import { requireRole } from '../access/guards.js';
+import { smsUsedThisMonth } from '../delivery/sms-budget.js';
 import { parseInput } from '../validation.js';
 
 /** An IANA time zone as the platform's own time-zone data (Intl) knows it, kept in its canonical spelling. */
@@ -33,6 +35,21 @@ export const schoolChangesInput = z.object({
     .max(100_000_000)
     .optional()
     .describe('MiB its attachments may hold (files and thumbnails); lowering it below the usage deletes nothing and refuses new uploads'),
+  country: z
+    .string()
+    .trim()
+    .transform((value, issue) => {
+      const code = value.toUpperCase();
+      if (!/^[A-Z]{2}$/.test(code) || !isSupportedCountry(code)) {
+        issue.addIssue({ code: 'custom', message: `"${value}" is not an ISO 3166-1 alpha-2 country code (such as IN or US)` });
+        return z.NEVER;
+      }
+      return code;
+    })
+    .optional()
+    .describe("ISO 3166-1 alpha-2: how the school's national phone numbers are read for SMS")
+    .meta({ examples: ['IN'] }),
+  sms_monthly_limit: z.number().int().min(0).max(10_000_000).optional().describe('SMS the school may send each calendar month (its time zone); past it an SMS is recorded skipped'),
 });
 export type SchoolChanges = z.input<typeof schoolChangesInput>;
 
@@ -43,33 +60,39 @@ export interface SchoolSettingsView {
   timezone: string;
   storage_limit_mb: number;
   storage_used_mb: number;
+  /** Until the school sets its own: SMS_DEFAULT_COUNTRY. */
+  country: string;
+  sms_monthly_limit: number;
+  sms_used_this_month: number;
 }
 
-type Settings = Pick<School, 'id' | 'name' | 'status' | 'timezone' | 'storage_limit_mb' | 'storage_used_bytes'>;
-const SETTINGS: Array<keyof Settings> = ['id', 'name', 'status', 'timezone', 'storage_limit_mb', 'storage_used_bytes'];
+type Settings = Pick<School, 'id' | 'name' | 'status' | 'timezone' | 'storage_limit_mb' | 'storage_used_bytes' | 'country' | 'sms_monthly_limit'>;
+const SETTINGS: Array<keyof Settings> = ['id', 'name', 'status', 'timezone', 'storage_limit_mb', 'storage_used_bytes', 'country', 'sms_monthly_limit'];
 
 /** A school's stored bytes as MiB to two decimals, rounded up, so that a school holding anything never reads 0. */
 export const storageUsedMb = (bytes: unknown) => Math.ceil((Number(bytes) * 100) / 1_048_576) / 100;
 
-const view = (s: Settings): SchoolSettingsView => ({
+const view = async (ctx: AppContext, s: Settings): Promise<SchoolSettingsView> => ({
   id: s.id, name: s.name, status: s.status, timezone: s.timezone, storage_limit_mb: Number(s.storage_limit_mb), storage_used_mb: storageUsedMb(s.storage_used_bytes),
+  country: s.country ?? ctx.config.smsDefaultCountry, sms_monthly_limit: Number(s.sms_monthly_limit),
+  sms_used_this_month: await smsUsedThisMonth(ctx, { id: s.id, timezone: s.timezone }),
 });
 
 /** The caller's school as its admins see it (any admin role). */
-export async function schoolSettings(principal: Principal): Promise<SchoolSettingsView> {
+export async function schoolSettings(ctx: AppContext, principal: Principal): Promise<SchoolSettingsView> {
   requireRole(principal, 'super_admin', 'admin', 'it_contact');
   const school = await School.findByPk(principal.schoolId, { attributes: SETTINGS, raw: true });
   if (!school) throw notFound('School');
-  return view(school);
+  return view(ctx, school);
 }
 
-/** Renames the school, sets its time zone or its storage limit (super_admin; the operator from the command line). */
-export async function updateSchoolSettings(principal: Principal, input: SchoolChanges): Promise<SchoolSettingsView> {
+/** Renames the school, sets its time zone, country, storage or SMS limit (super_admin; the operator from the command line). */
+export async function updateSchoolSettings(ctx: AppContext, principal: Principal, input: SchoolChanges): Promise<SchoolSettingsView> {
   requireRole(principal, 'super_admin');
   const changes = Object.fromEntries(Object.entries(parseInput(schoolChangesInput, input)).filter(([, v]) => v !== undefined));
   const school = await School.findByPk(principal.schoolId);
   if (!school) throw notFound('School');
   // Sequelize writes only the fields that changed: the usage read with it is never written back.
   await school.update(changes);
-  return view(school);
+  return view(ctx, school);
 }

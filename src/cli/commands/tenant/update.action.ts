@@ -17,8 +17,8 @@ export const action: Action<TenantUpdateFlags> = async (cli, flags) => {
   const timezone = cli.optional(flags.timezone, { flag: '--timezone', schema: schoolChangesInput.shape.timezone.unwrap() });
   const storageLimit = cli.optional(flags.storageLimitMb, { flag: '--storage-limit-mb', schema: z.coerce.number().pipe(schoolChangesInput.shape.storage_limit_mb.unwrap()) });
   if (name === undefined && timezone === undefined && storageLimit === undefined) throw new UsageError('Nothing to change: give --name, --timezone and/or --storage-limit-mb');
-  await cli.context();
-  const school = await updateSchoolSettings(operatorPrincipal(schoolId), { name, timezone, storage_limit_mb: storageLimit });
+  const ctx = await cli.context();
+  const school = await updateSchoolSettings(ctx, operatorPrincipal(schoolId), { name, timezone, storage_limit_mb: storageLimit });
   return {
     data: school,
     lines: [`${school.id}: ${school.name}, time zone ${school.timezone}, storage ${school.storage_used_mb} of ${school.storage_limit_mb} MiB used`],
