@@ -347,6 +347,7 @@ async function measureAttachments(main: Dataset): Promise<void> {
     throw new Error(`${(err as Error).message}\n--- service output ---\n${service.output()}`);
   } finally {
     await service.stop();
+    if (args.profile) summariseProfile('service (attachments)').forEach((line) => log(line));
   }
 }
 
