@@ -17,6 +17,7 @@ import { profileArgs, summariseProfile } from './profile.js';
 import { distinctStatements, explainAll } from './explain.js';
 import { generate } from './generate.js';
 import { benchFanout, FANOUT_ID, writeFanoutReport } from './fanout.js';
+import { benchAttachments, fullSizes, smokeSizes, writeAttachmentsReport } from './attachments.js';
 import { benchImport, writeImportReport } from './import.js';
 import { benchDir, dataDir, FULL_SCHOOLS, MYSQL_ROOT_URL, readMeta, repoRoot, writeMeta, type DatasetMeta } from './layout.js';
 import { probe, runLoad, type LoadOptions } from './load.js';
@@ -60,7 +61,9 @@ const fromSource = args.source ?? smoke;
 const profiled = (name: string) => (args.profile ? profileArgs(name) : []);
 const only = args.only ? new Set(args.only.split(',')) : null;
 const selected = scenarios.filter((s) => !only || only.has(s.id));
-if (only && [...only].some((id) => id !== 'import' && id !== FANOUT_ID && !scenarios.some((s) => s.id === id))) throw new Error(`--only names unknown scenarios: ${[...only].join(', ')}`);
+// Measured apart from the load scenarios: the roster import, the fan-out and the attachments (uploads and /files).
+const apart = ['import', FANOUT_ID, 'attachments'];
+if (only && [...only].some((id) => !apart.includes(id) && !scenarios.some((s) => s.id === id))) throw new Error(`--only names unknown scenarios: ${[...only].join(', ')}`);
 
 const t0 = Date.now();
 const log = (line: string) => console.log(line.startsWith('==') ? `${line} [${Math.round((Date.now() - t0) / 1000)} s]` : line);
@@ -106,8 +109,10 @@ async function ensureDataset(name: string, schools: number, sqlite: boolean): Pr
   return { meta: await generate({ name, schools, sqlite, log }), generated: true };
 }
 
-/** Compiles the service as `npm start` would, into bench/.build; type errors elsewhere in the tree are reported, not fatal. */
+let built: string | null = null;
+/** Compiles the service as `npm start` would, into bench/.build (once a run); type errors elsewhere in the tree are reported, not fatal. */
 function buildService(): string {
+  if (built) return built;
   const out = path.join(benchDir, '.build');
   rmSync(out, { recursive: true, force: true });
   const tsc = path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -116,6 +121,7 @@ function buildService(): string {
   if (!existsSync(entry)) throw new Error(`the build produced no ${entry}:\n${r.stdout}${r.stderr}`);
   const errors = (r.stdout.match(/error TS/g) ?? []).length;
   if (errors > 0) log(`  build: ${errors} type error(s) in the tree; measuring what tsc emitted`);
+  built = entry;
   return entry;
 }
 
@@ -165,13 +171,13 @@ async function startCeiling(meta: DatasetMeta, kind: 'node' | 'express'): Promis
   });
 }
 
-async function identitiesFor(meta: DatasetMeta): Promise<Identities> {
+async function identitiesFor(meta: DatasetMeta, few = false): Promise<Identities> {
   const db = await openDatabase(meta.dialect === 'mysql' ? { databaseUrl: meta.databaseUrl, dataDir } : { dataDir, sqliteStorage: meta.sqliteFile });
   try {
     // Fewer accounts on a smaller data set, but never so few that a handful of sessions carry the whole load.
     const share = smoke ? 1 : Math.max(0.05, Math.min(1, meta.schools / FULL_SCHOOLS));
     const n = { ...counts };
-    for (const k of Object.keys(n) as Array<keyof IdentityCounts>) n[k] = Math.max(k === 'consoles' ? 1 : 2, Math.round(counts[k] * share));
+    for (const k of Object.keys(n) as Array<keyof IdentityCounts>) n[k] = few ? 1 : Math.max(k === 'consoles' ? 1 : 2, Math.round(counts[k] * share));
     return await mintIdentities(db, meta.jwtSecret, meta.schools, n);
   } finally {
     await db.close();
@@ -317,6 +323,46 @@ async function measureFanout(): Promise<void> {
   }
 }
 
+/**
+ * `--only attachments`, the smoke run and the full run: uploads (one 12-megapixel photo at a time,
+ * then 20 photos at once) and /files against express.static, the service on the main data set.
+ */
+async function measureAttachments(main: Dataset): Promise<void> {
+  log(`== attachments: uploads and /files on ${main.meta.name}`);
+  const entry = fromSource ? null : buildService();
+  const ids = await identitiesFor(main.meta, true);
+  const service = await startService(main.meta, entry, 'service (attachments)');
+  try {
+    const bench = await benchAttachments({
+      service,
+      staffToken: ids.staff[0]!.token,
+      parentToken: ids.parents[0]!.token,
+      startCeiling: async (dir) => {
+        const port = await freePort();
+        return startServer({
+          name: 'ceiling-static', args: ['--import', 'tsx', path.join(benchDir, 'ceiling-static.ts')],
+          env: { PATH: process.env.PATH, NODE_ENV: 'production', PORT: String(port), STATIC_DIR: dir }, cwd: repoRoot, port, readyPath: null,
+        });
+      },
+      sizes: smoke ? smokeSizes : fullSizes,
+      load,
+      log,
+    });
+    const facts = await machineFacts();
+    writeAttachmentsReport(
+      bench,
+      `Run of ${new Date().toISOString()}: ${facts.cores} cores, ${facts.memoryGb} GB, Node ${process.version}, MariaDB ${facts.mariadb}, load average at start ${facts.loadAverage.join(' / ')}; ` +
+        `the service as \`${fromSource ? 'tsx src/server.ts' : 'node'}\` runs it on \`${main.meta.name}\` with local storage; /files and express.static at ${load.connections} connections, ${load.seconds} s measured after ${load.warmupSeconds} s.`,
+      !smoke,
+    );
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\n--- service output ---\n${service.output()}`);
+  } finally {
+    await service.stop();
+    if (args.profile) summariseProfile('service (attachments)').forEach((line) => log(line));
+  }
+}
+
 async function main() {
   if (only?.has('import') || smoke) await measureImport();
   if (only?.has(FANOUT_ID) || smoke) await measureFanout();
@@ -340,6 +386,8 @@ async function main() {
   log(`== data sets${smoke ? ' (smoke)' : ''}`);
   const main = await ensureDataset(sets.main.name, sets.main.schools, false);
   const one = await ensureDataset(sets.one.name, sets.one.schools, false);
+  if (!only || only.has('attachments')) await measureAttachments(main);
+  if (only && [...only].every((id) => apart.includes(id))) return;
   const lite = args['skip-sqlite'] ? null : await ensureDataset(sets.sqlite.name, sets.sqlite.schools, true);
   for (const d of [main, one, lite]) {
     if (d) results.datasets.push({ name: d.meta.name, dialect: d.meta.dialect, schools: d.meta.schools, rows: d.meta.rows, generateSeconds: d.meta.seconds, generatedNow: d.generated });

@@ -51,6 +51,9 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): CreatedApp
     next(new AppError('SERVICE_UNAVAILABLE', 'This instance is shutting down; try again', undefined, { 'Retry-After': '1' }));
   });
   if (ctx.config.metricsEnabled) mountMetrics(app, ctx);
+  // Signed file URLs need none of what follows (security headers for pages, CORS grants, body
+  // parsing, tokens, rate limits): a feed's thumbnails arrive by the dozen, so they skip it all.
+  mountFiles(app, ctx);
   app.use(helmet());
   // Credentials are granted with the origin, to listed origins only; every other origin gets no CORS grant at all.
   app.use(cors((req, done) => done(null, { origin: ctx.config.corsOrigins, credentials: ctx.config.corsOrigins.includes(req.headers.origin ?? '') })));
@@ -71,7 +74,6 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): CreatedApp
 
   if (options.console) app.use('/admin', options.console);
   mountHealth(app, ctx);
-  mountFiles(app, ctx);
   const routes = [routers.parent, routers.teachers, routers.web, routers.root].flatMap((r) => r.routes);
   mountDocs(app, () => buildOpenApi(routes, version));
   app.use('/parent-app', routers.parent.router);

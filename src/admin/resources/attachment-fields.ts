@@ -26,7 +26,15 @@ export const attachmentFormFields: Fields = { attachment_ids: 'ids' };
 export function attachmentEnricher(ctx: AppContext): Enricher {
   return async (rows, _admin, detail) => {
     if (!detail) return;
-    for (const row of rows) [row.attachments] = await attachmentsOf(ctx, String(row.school_id), [row.attachment_ids]);
+    // One read a school for the rows shown, not one a row.
+    const bySchool = new Map<string, typeof rows>();
+    for (const row of rows) bySchool.set(String(row.school_id), [...(bySchool.get(String(row.school_id)) ?? []), row]);
+    for (const [school, list] of bySchool) {
+      const files = await attachmentsOf(ctx, school, list.map((row) => row.attachment_ids));
+      list.forEach((row, i) => {
+        row.attachments = files[i];
+      });
+    }
   };
 }
 

@@ -33,23 +33,27 @@ const matches = (header: string | undefined, etag: string) =>
 export function mountFiles(app: Express, ctx: AppContext): void {
   const serve = (variant: FileVariant) => async (req: Request, res: Response) => {
     const file = await fileToServe(ctx, String(req.params.id), variant, req.query as Record<string, unknown>);
-    const headers: Record<string, string> = {
-      'Content-Type': file.contentType,
-      'X-Content-Type-Options': 'nosniff',
-      'Content-Disposition': contentDisposition(file.disposition, file.name),
-      'Cache-Control': `private, max-age=${file.maxAgeSeconds}`,
-      ETag: file.etag,
-      'Accept-Ranges': 'bytes',
-    };
-    if (matches(req.headers['if-none-match'], file.etag)) {
-      res.status(304).set(headers).end();
+    const fresh = matches(req.headers['if-none-match'], file.etag);
+    // A refusal (416, or 404 for a file gone from the store) is decided before any of the file's headers are set.
+    const range = fresh ? null : requestedRange(req, file.size, file.etag);
+    const bytes = fresh || req.method === 'HEAD' ? null : await ctx.files.get(file.key, range ?? undefined);
+    // The row outlived its file (removed from the store by hand): as good as deleted.
+    if (!fresh && req.method !== 'HEAD' && !bytes) throw notFound('File');
+    // Set one by one: Express's res.set() looks each content type up again to add a charset.
+    res.setHeader('Content-Type', file.contentType);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Content-Disposition', contentDisposition(file.disposition, file.name));
+    res.setHeader('Cache-Control', `private, max-age=${file.maxAgeSeconds}`);
+    res.setHeader('ETag', file.etag);
+    res.setHeader('Accept-Ranges', 'bytes');
+    // The signature is the permission: a web app on another origin may show the image.
+    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+    if (fresh) {
+      res.statusCode = 304;
+      res.end();
       return;
     }
-    const range = requestedRange(req, file.size, file.etag);
-    const bytes = req.method === 'HEAD' ? null : await ctx.files.get(file.key, range ?? undefined);
-    // The row outlived its file (removed from the store by hand): as good as deleted.
-    if (req.method !== 'HEAD' && !bytes) throw notFound('File');
-    res.status(range ? 206 : 200).set(headers);
+    res.statusCode = range ? 206 : 200;
     res.setHeader('Content-Length', String(range ? range.end - range.start + 1 : file.size));
     if (range) res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`);
     if (!bytes) {

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { createReadStream, open as openCallback } from 'node:fs';
+import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { promisify } from 'node:util';
 import type { Config, StorageConfig } from '../../config.js';
 import { AppError } from '../../errors.js';
 
@@ -56,6 +57,8 @@ async function bounded<T>(ms: number, work: (signal: AbortSignal) => Promise<T>)
   }
 }
 
+const openFd = promisify(openCallback);
+
 /** `DATA_DIR/files`: one instance's own folder, a key a relative path in it. */
 class LocalStore implements FileStore {
   readonly driver = 'local' as const;
@@ -87,14 +90,16 @@ class LocalStore implements FileStore {
 
   get(key: string, range?: ByteRange): Promise<Readable | null> {
     return bounded(this.timeoutMs, async () => {
-      let handle;
+      let fd: number;
       try {
-        handle = await open(this.file(key), 'r');
+        fd = await openFd(this.file(key), 'r');
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
         throw err;
       }
-      return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+      // A descriptor's stream reads with callbacks, cheaper than a FileHandle's promise a chunk;
+      // 256 KiB chunks send a photo or a thumbnail in one or two reads.
+      return createReadStream('', { fd, highWaterMark: 256 * 1024, ...(range ? { start: range.start, end: range.end } : {}) });
     });
   }
 
