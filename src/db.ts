@@ -19,10 +19,34 @@ export interface Database {
   execute(sql: string, replacements?: Record<string, unknown> | unknown[]): Promise<number>;
   /** An INSERT of one row with bound values; returns the new row's id. */
   insert(sql: string, replacements?: Record<string, unknown> | unknown[]): Promise<number>;
+  /**
+   * Bound statements that commit together (a hand-written write and its audit event): on MySQL
+   * prepared on one connection of the hot path's pool, past Sequelize's query and transaction layers;
+   * on SQLite a Sequelize transaction, queued like every other.
+   */
+  transact<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /** MySQL's connection pools by name: `models` (Sequelize) and `statements` (the prepared path); none on SQLite. */
   pools(): Array<PoolStats & { pool: string }>;
   close(): Promise<void>;
 }
+
+/** The statements of one transaction, bound by name like `Database.select`. */
+export interface Tx {
+  select<T = Record<string, unknown>>(sql: string, replacements?: Record<string, unknown>): Promise<T[]>;
+  /** The new row's id for an INSERT (without IGNORE or an upsert), else the rows affected. */
+  write(sql: string, replacements?: Record<string, unknown>): Promise<number>;
+}
+
+/** A Sequelize transaction seen as a Tx, for the shared writers (the audit trail, the webhooks' outbox) called inside one. */
+export function txOf(db: Pick<Database, 'sequelize' | 'dialect'>, transaction: Transaction | null): Tx {
+  return {
+    select: <T>(sql: string, replacements?: Record<string, unknown>) => db.sequelize.query(sql, { replacements, type: QueryTypes.SELECT, transaction: transaction ?? undefined }) as unknown as Promise<T[]>,
+    write: (sql, replacements = {}) => writeIn(db, transaction, sql, replacements),
+  };
+}
+
+/** Whether a transaction handed to a shared writer is a Tx rather than a Sequelize transaction. */
+export const isTx = (t: Tx | Transaction): t is Tx => typeof (t as Tx).write === 'function';
 
 /**
  * How long a statement waits for SQLite's write lock while another process (the command line, a
@@ -167,6 +191,13 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
       select: <T>(sql: string, replacements?: Record<string, unknown> | unknown[]) => prepared.run<T[]>(sql, replacements),
       execute: async (sql, replacements) => Number((await prepared.run<{ affectedRows?: number }>(sql, replacements)).affectedRows ?? 0),
       insert: async (sql, replacements) => Number((await prepared.run<{ insertId: number }>(sql, replacements)).insertId),
+      transact: (work) => prepared.transaction((run) => work({
+        select: <T>(sql: string, replacements?: Record<string, unknown>) => run<T[]>(sql, replacements),
+        async write(sql, replacements) {
+          const result = await run<{ insertId?: number; affectedRows?: number }>(sql, replacements);
+          return Number((isInsert(sql) ? result.insertId : result.affectedRows) ?? 0);
+        },
+      })),
       pools: () => {
         const models = (sequelize.connectionManager as unknown as { pool: PoolStats }).pool;
         return [
@@ -193,6 +224,7 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
       const [id] = (await sequelize.query(sql, { replacements, type: QueryTypes.INSERT })) as [number, number];
       return Number(id);
     },
+    transact: (work) => sequelize.transaction((transaction) => work(txOf({ sequelize, dialect }, transaction))),
     pools: () => [],
     close: async () => {
       await statements.close();
@@ -252,18 +284,21 @@ export async function ping(db: Database): Promise<number> {
   return performance.now() - started;
 }
 
+/** An INSERT that answers the new row's id (not an INSERT IGNORE or an upsert, which may insert none). */
+const isInsert = (sql: string) => /^\s*INSERT/i.test(sql) && !/IGNORE|ON (DUPLICATE|CONFLICT)/i.test(sql);
+
 /**
  * A bound write inside a transaction, for the statements written by hand that must commit together
  * with what records them (an audit event): the new row's id for an INSERT, else the rows affected.
  * On MySQL one commit for both is also one log flush instead of two.
  */
-export async function writeIn(db: Pick<Database, 'sequelize' | 'dialect'>, transaction: Transaction, sql: string, replacements: Record<string, unknown>): Promise<number> {
+export async function writeIn(db: Pick<Database, 'sequelize' | 'dialect'>, transaction: Transaction | null, sql: string, replacements: Record<string, unknown>): Promise<number> {
   const values = Object.fromEntries(Object.entries(replacements).map(([k, v]) => [k, v instanceof Date ? sqlTime(db.dialect, v) : v]));
-  if (/^\s*INSERT/i.test(sql) && !/IGNORE|ON (DUPLICATE|CONFLICT)/i.test(sql)) {
-    const [id] = (await db.sequelize.query(sql, { replacements: values, type: QueryTypes.INSERT, transaction })) as unknown as [number, number];
+  if (isInsert(sql)) {
+    const [id] = (await db.sequelize.query(sql, { replacements: values, type: QueryTypes.INSERT, transaction: transaction ?? undefined })) as unknown as [number, number];
     return Number(id);
   }
-  const [, affected] = (await db.sequelize.query(sql, { replacements: values, type: QueryTypes.UPDATE, transaction })) as unknown as [unknown, number];
+  const [, affected] = (await db.sequelize.query(sql, { replacements: values, type: QueryTypes.UPDATE, transaction: transaction ?? undefined })) as unknown as [unknown, number];
   return Number(affected ?? 0);
 }
 

@@ -123,6 +123,8 @@ export interface PoolStats {
 
 export interface PreparedRunner {
   run<T>(sql: string, replacements?: Record<string, unknown> | unknown[]): Promise<T>;
+  /** `work` on one connection between START TRANSACTION and COMMIT (ROLLBACK when it throws), its statements prepared like `run`'s. */
+  transaction<T>(work: (run: <R>(sql: string, replacements?: Record<string, unknown> | unknown[]) => Promise<R>) => Promise<T>): Promise<T>;
   stats(): PoolStats;
   close(): Promise<void>;
 }
@@ -155,15 +157,41 @@ export function preparedRunner(databaseUrl: string, sequelize: Sequelize, connec
     maxPreparedStatements: 256,
   });
   pool.on('connection', (connection) => boundStatements(connection as unknown as Parameters<typeof boundStatements>[0], limit));
+  const execute = async <T>(on: mysql.Pool | mysql.PoolConnection, sql: string, replacements?: Record<string, unknown> | unknown[]): Promise<T> => {
+    const bound = bindPositional(sql, replacements);
+    try {
+      return await new Promise<T>((resolve, reject) => {
+        on.execute(bound.sql, bound.values as mysql.ExecuteValues[], (err, result) => (err ? reject(err) : resolve(result as T)));
+      });
+    } catch (err) {
+      throw sequelizeError(sequelize, err as Error, bound.sql, bound.values);
+    }
+  };
+  const control = (connection: mysql.PoolConnection, sql: string) =>
+    new Promise<void>((resolve, reject) => connection.query(sql, (err) => (err ? reject(sequelizeError(sequelize, err, sql, [])) : resolve())));
   return {
-    async run<T>(sql: string, replacements?: Record<string, unknown> | unknown[]): Promise<T> {
-      const bound = bindPositional(sql, replacements);
+    run: <T>(sql: string, replacements?: Record<string, unknown> | unknown[]) => execute<T>(pool, sql, replacements),
+    async transaction(work) {
+      const connection = await new Promise<mysql.PoolConnection>((resolve, reject) =>
+        pool.getConnection((err, c) => (err ? reject(sequelizeError(sequelize, err, 'START TRANSACTION', [])) : resolve(c))));
+      let reusable = true;
       try {
-        return await new Promise<T>((resolve, reject) => {
-          pool.execute(bound.sql, bound.values as mysql.ExecuteValues[], (err, result) => (err ? reject(err) : resolve(result as T)));
-        });
+        await control(connection, 'START TRANSACTION');
+        try {
+          const result = await work((sql, replacements) => execute(connection, sql, replacements));
+          await control(connection, 'COMMIT');
+          return result;
+        } catch (err) {
+          // A connection whose rollback failed may still hold the transaction: it is closed, not reused.
+          await control(connection, 'ROLLBACK').catch(() => (reusable = false));
+          throw err;
+        }
       } catch (err) {
-        throw sequelizeError(sequelize, err as Error, bound.sql, bound.values);
+        if ((err as { fatal?: boolean }).fatal || (err as { parent?: { fatal?: boolean } }).parent?.fatal) reusable = false;
+        throw err;
+      } finally {
+        if (reusable) connection.release();
+        else connection.destroy();
       }
     },
     stats() {

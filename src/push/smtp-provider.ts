@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { EmailMessage, EmailProvider, SendResult } from './provider.js';
 
@@ -28,11 +28,15 @@ export function smtpResult(err: unknown): SendResult & { ok: false; unreachable:
   return { ok: false, kind: 'retryable', error: `smtp unreachable: ${why || String(err)}`.slice(0, 1000), unreachable: true };
 }
 
-/** Sends e-mail through an SMTP relay with nodemailer, over a pool of kept connections. */
+/**
+ * Sends e-mail through an SMTP relay with nodemailer, over a pool of kept connections. nodemailer
+ * (about 14 MB resident) is loaded with the first message, so a server that sends none never holds it.
+ */
 export function createSmtpProvider(options: SmtpOptions, log: Logger): EmailProvider {
   const url = new URL(options.url);
   const secure = url.protocol === 'smtps:';
-  const transport = nodemailer.createTransport({
+  let transport: Promise<Transporter> | undefined;
+  const transportOf = () => (transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport({
     host: url.hostname.replace(/^\[|\]$/g, ''),
     port: url.port ? Number(url.port) : secure ? 465 : 587,
     secure,
@@ -44,13 +48,13 @@ export function createSmtpProvider(options: SmtpOptions, log: Logger): EmailProv
     greetingTimeout: 15_000,
     socketTimeout: 30_000,
     ...(options.ca ? { tls: { ca: options.ca } } : {}),
-  });
+  })));
   let state: 'ok' | 'degraded' = 'ok';
   return {
     name: 'smtp',
     async send(message: EmailMessage): Promise<SendResult> {
       try {
-        const info = await transport.sendMail({
+        const info = await (await transportOf()).sendMail({
           from: { name: message.fromName, address: options.mailFrom },
           to: message.to,
           envelope: { from: options.mailFrom, to: [message.to] },
@@ -72,7 +76,7 @@ export function createSmtpProvider(options: SmtpOptions, log: Logger): EmailProv
     },
     status: () => state,
     async close() {
-      transport.close();
+      if (transport) (await transport).close();
     },
   };
 }

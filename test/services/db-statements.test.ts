@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { UniqueConstraintError } from 'sequelize';
-import { iso } from '../../src/db.js';
+import { iso, sqlTime, type Tx } from '../../src/db.js';
 import { Session } from '../../src/models/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { school } from '../helpers/fixtures.js';
@@ -51,6 +51,38 @@ describe('bound statements', () => {
     await newSession('d'.repeat(64), new Date());
     await expect(newSession('d'.repeat(64), new Date())).rejects.toBeInstanceOf(UniqueConstraintError);
     expect(await newSession('e'.repeat(64), new Date())).toBeGreaterThan(0);
+  });
+
+  const countOf = async (hash: string) =>
+    Number((await t.ctx.db.select<{ n: number }>('SELECT COUNT(*) AS n FROM sessions WHERE token_hash = :hash', { hash }))[0]!.n);
+  const insertIn = (tx: Tx, hash: string) =>
+    tx.write(
+      `INSERT INTO sessions (school_id, token_hash, user_type, user_id, created_at, last_seen_at, expires_at, active)
+       VALUES (:school, :hash, 'admin', :user, :at, :at, :at, 1)`,
+      { school: schoolId, hash, user: adminId, at: sqlTime(t.ctx.db.dialect, new Date()) },
+    );
+
+  it('commits the writes of a transaction together, each answering its id or changed rows, and reads its own writes', async () => {
+    const ids = await t.ctx.db.transact(async (tx) => {
+      const id = await insertIn(tx, 'f'.repeat(64));
+      expect((await tx.select<{ id: number }>('SELECT id FROM sessions WHERE token_hash = :hash', { hash: 'f'.repeat(64) })).map((r) => Number(r.id))).toEqual([id]);
+      expect(await tx.write('UPDATE sessions SET active = 0 WHERE id = :id', { id })).toBe(1);
+      return id;
+    });
+    expect(ids).toBeGreaterThan(0);
+    expect(await countOf('f'.repeat(64))).toBe(1);
+  });
+
+  it('undoes every write of a transaction whose work fails, a duplicate key reported as Sequelize reports it', async () => {
+    await newSession('9'.repeat(64), new Date());
+    await expect(t.ctx.db.transact(async (tx) => {
+      await insertIn(tx, '8'.repeat(64));
+      await insertIn(tx, '9'.repeat(64));
+    })).rejects.toBeInstanceOf(UniqueConstraintError);
+    expect(await countOf('8'.repeat(64))).toBe(0);
+    // The connection went back to its pool clean: the next transaction commits.
+    await t.ctx.db.transact((tx) => insertIn(tx, '7'.repeat(64)));
+    expect(await countOf('7'.repeat(64))).toBe(1);
   });
 });
 

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata, Sharp, SharpOptions } from 'sharp';
 import { AppError } from '../../errors.js';
 import type { ImageType } from './content-types.js';
 
@@ -8,8 +8,20 @@ export const MAX_IMAGE_PIXELS = 50_000_000;
 export const MAX_EDGE = 2048;
 export const THUMBNAIL_EDGE = 400;
 
-// Each image is decoded once: libvips's cache of operations would only hold memory.
-sharp.cache(false);
+let loaded: Promise<(input: string, options: SharpOptions) => Sharp> | undefined;
+
+/**
+ * sharp and libvips (about 28 MB resident) are loaded with the first upload of an image, so a
+ * server that is never sent one never holds them.
+ */
+function sharpOf(): Promise<(input: string, options: SharpOptions) => Sharp> {
+  loaded ??= import('sharp').then(({ default: sharp }) => {
+    // Each image is decoded once: libvips's cache of operations would only hold memory.
+    sharp.cache(false);
+    return sharp;
+  });
+  return loaded;
+}
 
 const format: Record<ImageType, 'jpeg' | 'png' | 'gif' | 'webp'> = { 'image/jpeg': 'jpeg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp' };
 
@@ -61,6 +73,7 @@ export interface RebuiltImage {
  * thumbnail is the first frame at a long edge of 400 px.
  */
 export async function rebuildImage(input: string, type: ImageType, out: string, thumbnailOut: string): Promise<RebuiltImage> {
+  const sharp = await sharpOf();
   let header: Metadata;
   try {
     header = await sharp(input, { limitInputPixels: false }).metadata();

@@ -3,7 +3,7 @@ import { createReadStream, open as openCallback } from 'node:fs';
 import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { promisify } from 'node:util';
 import type { Config, StorageConfig } from '../../config.js';
 import { AppError } from '../../errors.js';
@@ -50,7 +50,7 @@ async function bounded<T>(ms: number, work: (signal: AbortSignal) => Promise<T>)
   } catch (err) {
     if (err instanceof AppError) throw err;
     // A store that refuses the connection or answers 5xx is as unavailable as a silent one.
-    if (!(err instanceof S3ServiceException) || (err.$metadata?.httpStatusCode ?? 500) >= 500) throw Object.assign(storeUnavailable(), { cause: err });
+    if (!isServiceAnswer(err) || (err.$metadata.httpStatusCode ?? 500) >= 500) throw Object.assign(storeUnavailable(), { cause: err });
     throw err;
   } finally {
     clearTimeout(timer);
@@ -58,6 +58,14 @@ async function bounded<T>(ms: number, work: (signal: AbortSignal) => Promise<T>)
 }
 
 const openFd = promisify(openCallback);
+
+/**
+ * An error the store answered (the SDK's S3ServiceException, told by its fields: the SDK is loaded
+ * only when S3 is configured).
+ */
+function isServiceAnswer(err: unknown): err is { $fault: string; $metadata: { httpStatusCode?: number } } {
+  return typeof err === 'object' && err !== null && '$fault' in err && typeof (err as { $metadata?: unknown }).$metadata === 'object';
+}
 
 /** `DATA_DIR/files`: one instance's own folder, a key a relative path in it. */
 class LocalStore implements FileStore {
@@ -131,9 +139,13 @@ class S3Store implements FileStore {
     private readonly timeoutMs: number,
   ) {}
 
-  /** Made on first use, so a command that never touches a file never loads the SDK's credentials. */
-  private s3(): S3Client {
-    this.client ??= new S3Client({
+  /**
+   * Made on first use, so a command that never touches a file never loads the SDK's credentials; the
+   * SDK itself (about 22 MB resident) is loaded then too, so a server on local storage never holds it.
+   */
+  private async s3(): Promise<{ client: S3Client; sdk: typeof import('@aws-sdk/client-s3') }> {
+    const sdk = await import('@aws-sdk/client-s3');
+    this.client ??= new sdk.S3Client({
       region: this.config.region,
       ...(this.config.endpoint ? { endpoint: this.config.endpoint } : {}),
       forcePathStyle: this.config.forcePathStyle,
@@ -145,7 +157,7 @@ class S3Store implements FileStore {
       maxAttempts: 2,
       requestHandler: { connectionTimeout: this.timeoutMs, requestTimeout: this.timeoutMs },
     });
-    return this.client;
+    return { client: this.client, sdk };
   }
 
   private key(key: string): string {
@@ -155,8 +167,9 @@ class S3Store implements FileStore {
   put(key: string, file: string, contentType: string): Promise<void> {
     return bounded(this.timeoutMs, async (abortSignal) => {
       const { size } = await stat(file);
-      await this.s3().send(
-        new PutObjectCommand({ Bucket: this.config.bucket, Key: this.key(key), Body: createReadStream(file), ContentLength: size, ContentType: contentType }),
+      const { client, sdk } = await this.s3();
+      await client.send(
+        new sdk.PutObjectCommand({ Bucket: this.config.bucket, Key: this.key(key), Body: createReadStream(file), ContentLength: size, ContentType: contentType }),
         { abortSignal },
       );
     });
@@ -164,14 +177,15 @@ class S3Store implements FileStore {
 
   get(key: string, range?: ByteRange): Promise<Readable | null> {
     return bounded(this.timeoutMs, async (abortSignal) => {
+      const { client, sdk } = await this.s3();
       try {
-        const object = await this.s3().send(
-          new GetObjectCommand({ Bucket: this.config.bucket, Key: this.key(key), ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }),
+        const object = await client.send(
+          new sdk.GetObjectCommand({ Bucket: this.config.bucket, Key: this.key(key), ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }),
           { abortSignal },
         );
         return object.Body as Readable;
       } catch (err) {
-        if (err instanceof S3ServiceException && err.$metadata?.httpStatusCode === 404) return null;
+        if (isServiceAnswer(err) && err.$metadata.httpStatusCode === 404) return null;
         throw err;
       }
     });
@@ -179,14 +193,16 @@ class S3Store implements FileStore {
 
   remove(keys: string[]): Promise<void> {
     return bounded(this.timeoutMs, async (abortSignal) => {
-      await Promise.all(keys.map((k) => this.s3().send(new DeleteObjectCommand({ Bucket: this.config.bucket, Key: this.key(k) }), { abortSignal })));
+      const { client, sdk } = await this.s3();
+      await Promise.all(keys.map((k) => client.send(new sdk.DeleteObjectCommand({ Bucket: this.config.bucket, Key: this.key(k) }), { abortSignal })));
     });
   }
 
   ping(): Promise<number> {
     return bounded(this.timeoutMs, async (abortSignal) => {
       const started = performance.now();
-      await this.s3().send(new HeadBucketCommand({ Bucket: this.config.bucket }), { abortSignal });
+      const { client, sdk } = await this.s3();
+      await client.send(new sdk.HeadBucketCommand({ Bucket: this.config.bucket }), { abortSignal });
       return performance.now() - started;
     });
   }

@@ -1,8 +1,6 @@
 import type { Transaction } from 'sequelize';
-import { insertRows } from '../../db.js';
-import { chunks } from '../batches.js';
 import { AuditEvent, type AuditEntityType } from '../../models/audit-event.js';
-import { AdminUser, Parent, Staff } from '../../models/index.js';
+import { isTx, sqlTime, txOf, type Dialect, type Tx } from '../../db.js';
 import { currentActor, type AuditActor } from './context.js';
 
 /** A field changed: `[before, after]`; null stands for absent (a new or a deleted record). */
@@ -45,35 +43,50 @@ export function diff(before: Record<string, unknown> | null, after: Record<strin
   return out;
 }
 
-type Lookup = (id: number, transaction: Transaction | undefined) => Promise<string | null>;
-const nameOf: Record<string, Lookup> = {
-  parent: async (id, transaction) => (await Parent.findByPk(id, { attributes: ['father_name'], raw: true, transaction }))?.father_name ?? null,
-  staff: async (id, transaction) => (await Staff.findByPk(id, { attributes: ['name'], raw: true, transaction }))?.name ?? null,
-  admin: async (id, transaction) => (await AdminUser.findByPk(id, { attributes: ['name'], raw: true, transaction }))?.name ?? null,
+/** The acting person's name by account type: read once per request when the session check did not. */
+const NAME_SQL: Record<string, string> = {
+  parent: 'SELECT father_name AS name FROM parents WHERE id = :id',
+  staff: 'SELECT name FROM staff WHERE id = :id',
+  admin: 'SELECT name FROM admin_users WHERE id = :id',
 };
 
 /** The acting person's name, read once per request (the API knows only the id) and kept on the request's actor. */
-async function named(actor: AuditActor, transaction: Transaction | undefined): Promise<AuditActor> {
-  if (actor.actorName !== null || actor.actorId === null || !nameOf[actor.actorType] || !/^\d+$/.test(actor.actorId)) return actor;
-  actor.actorName = await nameOf[actor.actorType]!(Number(actor.actorId), transaction);
+async function named(actor: AuditActor, tx: Tx): Promise<AuditActor> {
+  const sql = NAME_SQL[actor.actorType];
+  if (actor.actorName !== null || actor.actorId === null || !sql || !/^\d+$/.test(actor.actorId)) return actor;
+  const [row] = await tx.select<{ name: string | null }>(sql, { id: Number(actor.actorId) });
+  actor.actorName = row?.name ?? null;
   return actor;
 }
 
-/** Appends events in the caller's transaction (or at once when there is none), as the acting door's actor. */
-export async function recordAudit(entries: AuditEntry[], transaction?: Transaction | null): Promise<void> {
-  if (entries.length === 0) return;
-  const acting = currentActor();
-  const base = entries.some((e) => !e.actor?.actorType) ? await named(acting, transaction ?? undefined) : acting;
-  const at = new Date();
-  const rows = entries.map((e) => {
-    const actor = { ...base, ...e.actor };
-    return [
-      e.schoolId, at, actor.actorType, actor.actorId, actor.actorName, actor.door, e.action, e.entityType, e.entityId === null ? null : String(e.entityId),
-      e.changes && Object.keys(e.changes).length ? JSON.stringify(e.changes) : null, actor.ip, actor.requestId,
-    ];
-  });
-  // Multi-row INSERTs, not the model's bulkCreate: a school-wide post writes an event for each of thousands of records.
-  for (const chunk of chunks(rows)) await insertRows(AuditEvent.sequelize!, 'audit_events', AUDIT_COLUMNS, chunk, transaction ?? undefined);
-}
-
+const AUDIT_CHUNK = 1000;
 const AUDIT_COLUMNS = ['school_id', 'at', 'actor_type', 'actor_id', 'actor_name', 'door', 'action', 'entity_type', 'entity_id', 'changes', 'ip', 'request_id'] as const;
+
+/**
+ * Appends events in the caller's transaction (a Sequelize one or a Tx), or at once when there is
+ * none, as the acting door's actor: one bound INSERT for them all.
+ */
+export async function recordAudit(entries: AuditEntry[], transaction?: Transaction | Tx | null): Promise<void> {
+  if (entries.length === 0) return;
+  const sequelize = AuditEvent.sequelize!;
+  const db = { sequelize, dialect: sequelize.getDialect() as Dialect };
+  const tx = !transaction ? txOf(db, null) : isTx(transaction) ? transaction : txOf(db, transaction);
+  const acting = currentActor();
+  const base = entries.some((e) => !e.actor?.actorType) ? await named(acting, tx) : acting;
+  const at = sqlTime(db.dialect, new Date());
+  // A prepared statement takes at most 65,535 values: an import's events go in chunks.
+  for (let start = 0; start < entries.length; start += AUDIT_CHUNK) {
+    const values: Record<string, unknown> = {};
+    const rows = entries.slice(start, start + AUDIT_CHUNK).map((e, i) => {
+      const actor = { ...base, ...e.actor };
+      const row: Record<(typeof AUDIT_COLUMNS)[number], unknown> = {
+        school_id: e.schoolId, at, actor_type: actor.actorType, actor_id: actor.actorId, actor_name: actor.actorName, door: actor.door,
+        action: e.action, entity_type: e.entityType, entity_id: e.entityId === null ? null : String(e.entityId),
+        changes: e.changes && Object.keys(e.changes).length ? JSON.stringify(e.changes) : null, ip: actor.ip, request_id: actor.requestId,
+      };
+      for (const column of AUDIT_COLUMNS) values[`${column}${i}`] = row[column] ?? null;
+      return `(${AUDIT_COLUMNS.map((c) => `:${c}${i}`).join(', ')})`;
+    });
+    await tx.write(`INSERT INTO audit_events (${AUDIT_COLUMNS.join(', ')}) VALUES ${rows.join(', ')}`, values);
+  }
+}

@@ -1,4 +1,3 @@
-import ical, { escape, ICalEventStatus } from 'ical-generator';
 import type { AppContext, Principal } from '../../context.js';
 import { iso } from '../../db.js';
 import { forbidden, notFound } from '../../errors.js';
@@ -77,6 +76,8 @@ export async function calendarFeedIcs(ctx: AppContext, token: string): Promise<s
       ORDER BY a.starts_at, a.id`,
     { school: owner.school_id, parent: owner.parent_id, since: new Date(Date.now() - FEED_PAST_DAYS * 86_400_000) },
   );
+  // Loaded by the first feed asked for: most servers never write one, and it stays out of their memory.
+  const { default: ical, escape, ICalEventStatus } = await import('ical-generator');
   const calendar = ical({ name: escape(owner.name, false), prodId: { company: 'school-platform', product: `calendar ${version}`, language: 'EN' } });
   for (const e of events) {
     const start = new Date(iso(e.starts_at)!);

@@ -4,7 +4,7 @@ import { conflict, fieldError } from '../../errors.js';
 import { reactionTypes, type ReactionType } from '../../models/reaction.js';
 import { assertCanRead, assertParentCanSee, entityRef, type EntityRef } from './visibility.js';
 import { recordAudit, type AuditEntry, type Changes } from '../audit/audit.js';
-import { writeIn } from '../../db.js';
+import { sqlTime } from '../../db.js';
 
 export { reactionTypes, type ReactionType };
 
@@ -57,27 +57,27 @@ const reactionEvent = (key: { school: string; entity_type: string; entity_id: nu
  * type. Null when a concurrent toggle moved the row between two steps.
  */
 async function applyToggle(ctx: AppContext, key: { school: string; entity_type: EntityRef['entity_type']; entity_id: number; parent: number }, type: ReactionType): Promise<ToggleAction | null> {
-  const values = { ...key, type, now: new Date() };
+  const values = { ...key, type, now: sqlTime(ctx.db.dialect, new Date()) };
   // Each step commits with its audit event.
-  return ctx.db.sequelize.transaction(async (transaction): Promise<ToggleAction | null> => {
+  return ctx.db.transact(async (tx): Promise<ToggleAction | null> => {
     try {
-      await writeIn(ctx.db, transaction,
+      await tx.write(
         `INSERT INTO reactions (school_id, entity_type, entity_id, parent_id, reaction_type, created_at, updated_at)
          VALUES (:school, :entity_type, :entity_id, :parent, :type, :now, :now)`,
         values,
       );
-      await recordAudit([reactionEvent(key, 'create', { reaction_type: [null, type] })], transaction);
+      await recordAudit([reactionEvent(key, 'create', { reaction_type: [null, type] })], tx);
       return 'added';
     } catch (err) {
       if (!(err instanceof UniqueConstraintError)) throw err;
     }
-    if ((await writeIn(ctx.db, transaction, `DELETE FROM reactions WHERE ${SAME_KEY} AND reaction_type = :type`, values)) > 0) {
-      await recordAudit([reactionEvent(key, 'delete', { reaction_type: [type, null] })], transaction);
+    if ((await tx.write(`DELETE FROM reactions WHERE ${SAME_KEY} AND reaction_type = :type`, values)) > 0) {
+      await recordAudit([reactionEvent(key, 'delete', { reaction_type: [type, null] })], tx);
       return 'removed';
     }
-    const changed = await writeIn(ctx.db, transaction, `UPDATE reactions SET reaction_type = :type, updated_at = :now WHERE ${SAME_KEY} AND reaction_type <> :type`, values);
+    const changed = await tx.write(`UPDATE reactions SET reaction_type = :type, updated_at = :now WHERE ${SAME_KEY} AND reaction_type <> :type`, values);
     if (changed === 0) return null;
-    await recordAudit([reactionEvent(key, 'update', { reaction_type: [null, type] })], transaction);
+    await recordAudit([reactionEvent(key, 'update', { reaction_type: [null, type] })], tx);
     return 'changed';
   });
 }

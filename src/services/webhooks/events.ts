@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'sequelize';
-import { Webhook, WebhookDelivery } from '../../models/index.js';
+import { isTx, sqlTime, txOf, type Dialect, type Tx } from '../../db.js';
+import { WebhookDelivery } from '../../models/index.js';
 import type { WebhookEvent } from '../../models/webhook.js';
 import type { AttachmentView } from '../attachments/attachments.js';
 
@@ -26,24 +27,36 @@ export function eventData(entityType: WebhookEntityType, entityId: number, view:
 }
 
 /** The school's webhooks that take the event: on, not deleted, subscribed to it or to `*`. */
-async function subscribers(schoolId: string, event: WebhookEvent, transaction: Transaction): Promise<number[]> {
-  const rows = await Webhook.findAll({ where: { school_id: schoolId, active: true, deleted_status: 0 }, attributes: ['id', 'events'], transaction });
-  return rows.filter((w) => w.events.includes('*') || w.events.includes(event)).map((w) => w.id);
+async function subscribers(schoolId: string, event: WebhookEvent, tx: Tx): Promise<number[]> {
+  const rows = await tx.select<{ id: number; events: string }>('SELECT id, events FROM webhooks WHERE school_id = :school AND active = 1 AND deleted_status = 0', { school: schoolId });
+  return rows.filter((w) => {
+    const events = JSON.parse(w.events) as string[];
+    return events.includes('*') || events.includes(event);
+  }).map((w) => Number(w.id));
 }
 
 /**
- * Records an event for every webhook of the school that takes it, in the caller's transaction: the
- * change and its deliveries commit together or not at all, and the worker sends them afterwards. The
- * body is fixed now, with one id for the event, so every retry sends the same bytes.
+ * Records an event for every webhook of the school that takes it, in the caller's transaction (a
+ * Sequelize one or a Tx): the change and its deliveries commit together or not at all, and the
+ * worker sends them afterwards. The body is fixed now, with one id for the event, so every retry
+ * sends the same bytes.
  */
-export async function emitWebhookEvent(schoolId: string, event: WebhookEvent, data: WebhookEventData, transaction: Transaction): Promise<void> {
-  const webhookIds = await subscribers(schoolId, event, transaction);
+export async function emitWebhookEvent(schoolId: string, event: WebhookEvent, data: WebhookEventData, transaction: Transaction | Tx): Promise<void> {
+  const sequelize = WebhookDelivery.sequelize!;
+  const dialect = sequelize.getDialect() as Dialect;
+  const tx = isTx(transaction) ? transaction : txOf({ sequelize, dialect }, transaction);
+  const webhookIds = await subscribers(schoolId, event, tx);
   if (webhookIds.length === 0) return;
-  const now = new Date();
+  const occurred = new Date();
   const id = randomUUID();
-  const payload = JSON.stringify({ id, event, school_id: schoolId, occurred_at: now.toISOString(), data });
-  await WebhookDelivery.bulkCreate(
-    webhookIds.map((webhook_id) => ({ school_id: schoolId, webhook_id, event_id: id, event, payload, next_attempt_at: now })),
-    { transaction },
+  const payload = JSON.stringify({ id, event, school_id: schoolId, occurred_at: occurred.toISOString(), data });
+  const values: Record<string, unknown> = { school: schoolId, event_id: id, event, payload, now: sqlTime(dialect, occurred) };
+  const rows = webhookIds.map((webhookId, i) => {
+    values[`webhook${i}`] = webhookId;
+    return `(:school, :webhook${i}, :event_id, :event, :payload, 'pending', 0, :now, :now, :now)`;
+  });
+  await tx.write(
+    `INSERT INTO webhook_deliveries (school_id, webhook_id, event_id, event, payload, status, attempts, next_attempt_at, created_at, updated_at) VALUES ${rows.join(', ')}`,
+    values,
   );
 }

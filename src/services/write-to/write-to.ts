@@ -2,7 +2,7 @@ import { Op, QueryTypes, literal, type Transaction } from 'sequelize';
 import { z } from 'zod';
 import { date, id, pageQuery, title } from '../schemas.js';
 import type { AppContext, Principal } from '../../context.js';
-import { day, iso, sqlTime, writeIn } from '../../db.js';
+import { day, iso, sqlTime, txOf, type Tx } from '../../db.js';
 import { chunks } from '../batches.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { AdminUser, Parent, Staff, WriteToReply, WriteToRequest } from '../../models/index.js';
@@ -255,18 +255,22 @@ export async function createWriteTo(ctx: AppContext, principal: Principal, input
   };
   if (!(isLeave && studentId !== null)) {
     const now = new Date();
-    return ctx.db.sequelize.transaction(async (transaction) => {
-      const files = data.attachment_ids && (await planAttachments(ctx, principal, data.attachment_ids, null, transaction));
+    const record = async (tx: Tx, files: AttachmentPlan | null, transaction?: Transaction) => {
       const attachmentIds = files ? files.ids : null;
-      const id = await writeIn(ctx.db, transaction, INSERT_THREAD, { ...fields, attachment_ids: attachmentIds && JSON.stringify(attachmentIds), now });
-      if (files) await applyAttachments(ctx, principal, files, { type: 'write_to', id }, transaction);
-      await recordAudit([{ schoolId: principal.schoolId, action: 'write_to.create', entityType: 'write_to', entityId: id, changes: diff(null, { ...fields, attachment_ids: attachmentIds }) }], transaction);
+      const id = await tx.write(INSERT_THREAD, { ...fields, attachment_ids: attachmentIds && JSON.stringify(attachmentIds), now: sqlTime(ctx.db.dialect, now) });
+      if (files) await applyAttachments(ctx, principal, files, { type: 'write_to', id }, transaction!);
+      await recordAudit([{ schoolId: principal.schoolId, action: 'write_to.create', entityType: 'write_to', entityId: id, changes: diff(null, { ...fields, attachment_ids: attachmentIds }) }], tx);
       const [created] = await views(ctx, principal.schoolId, [
         { ...fields, id, status: 'open', assigned_staff_id: null, resolved_at: null, replies_count: 0, created_at: now, updated_at: now, attachment_ids: attachmentIds },
       ], transaction);
-      await emitWebhookEvent(principal.schoolId, 'write_to.created', writeToEventData(created!), transaction);
+      await emitWebhookEvent(principal.schoolId, 'write_to.created', writeToEventData(created!), tx);
       return created!;
-    });
+    };
+    // Without files, bound statements in one transaction; with them, Sequelize's, in which the attachments are taken.
+    if (data.attachment_ids === undefined) return ctx.db.transact((tx) => record(tx, null));
+    const attachmentIds = data.attachment_ids;
+    return ctx.db.sequelize.transaction(async (transaction) =>
+      record(txOf(ctx.db, transaction), await planAttachments(ctx, principal, attachmentIds, null, transaction), transaction));
   }
   return ctx.db.sequelize.transaction(async (transaction) => {
     const files = data.attachment_ids && (await planAttachments(ctx, principal, data.attachment_ids, null, transaction));
