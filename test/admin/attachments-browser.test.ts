@@ -1,9 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { ARTIFACTS } from '../helpers/browser.js';
+import type { Page } from 'playwright-core';
+import { ARTIFACTS, launchBrowser, type Browser } from '../helpers/browser.js';
 import { freshDatabase, type TestDatabase } from '../helpers/database.js';
 import { cameraJpeg, pdf } from '../helpers/images.js';
 import { freePort, post, startServer, type ServerProcess } from '../helpers/server-process.js';
@@ -13,16 +12,14 @@ import { freePort, post, startServer, type ServerProcess } from '../helpers/serv
  * uploaded (one refused, saying why), one taken off, the item saved, and its page shows a thumbnail
  * and a name, each linking to a signed URL. The screenshots are kept in ARTIFACTS.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const EMAIL = 'office@files-school.example';
 const PASSWORD = 'correct horse battery';
 
 let db: TestDatabase;
 let server: ServerProcess;
-let profile: string;
-let browser: BrowserContext;
+let browser: Browser;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 let activityId: number;
 let firstUrl: string;
 
@@ -55,15 +52,8 @@ beforeAll(async () => {
   expect(created.status).toBe(201);
   activityId = created.body.data.id;
 
-  profile = mkdtempSync(path.join(tmpdir(), 'sp-chromium-'));
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1440, height: 1000 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  page = browser.pages()[0] ?? (await browser.newPage());
-  page.on('pageerror', (err) => pageErrors.push(err.message));
+  browser = await launchBrowser({ viewport: { width: 1440, height: 1000 } });
+  ({ page, pageErrors } = browser);
   mkdirSync(ARTIFACTS, { recursive: true });
 }, 300_000);
 
@@ -71,7 +61,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
   await db?.drop();
-  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
 describe('files on an activity, in the console', () => {

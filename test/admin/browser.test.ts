@@ -1,8 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { launchBrowser, type Browser } from '../helpers/browser.js';
 import { freshDatabase, type TestDatabase } from '../helpers/database.js';
 import { post, startServer, type ServerProcess } from '../helpers/server-process.js';
 
@@ -11,16 +11,14 @@ import { post, startServer, type ServerProcess } from '../helpers/server-process
  * sign in, open Staff, archive a staff member and see the status change. It also refreshes the
  * screenshot in docs/.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const EMAIL = 'principal@browser-school.example';
 const PASSWORD = 'correct horse battery';
 
 let db: TestDatabase;
 let server: ServerProcess;
-let profile: string;
-let browser: BrowserContext;
+let browser: Browser;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 let staffId: number;
 
 beforeAll(async () => {
@@ -41,22 +39,14 @@ beforeAll(async () => {
     if (name === 'Ravi Kumar') staffId = created.body!.data.id;
   }
 
-  profile = mkdtempSync(path.join(tmpdir(), 'sp-chromium-'));
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1440, height: 900 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  page = browser.pages()[0] ?? (await browser.newPage());
-  page.on('pageerror', (err) => pageErrors.push(err.message));
+  browser = await launchBrowser({ viewport: { width: 1440, height: 900 } });
+  ({ page, pageErrors } = browser);
 }, 240_000);
 
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
   await db?.drop();
-  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
 describe('the admin console in a browser', () => {
