@@ -257,11 +257,11 @@ describe('the school office in a browser, as a super_admin', () => {
     await expect(page.getByRole('link', { name: 'Rahul Mehta' }).first().getAttribute('href')).resolves.toBe(`/admin/resources/staff/records/${staffId}/show`);
   }), 60_000);
 
-  // The notice is for the Choir, which has no member yet (every family can be reached by SMS at least).
+  // The notice is for the Choir, which has no member yet: nobody has read it, and nobody can be told.
   it('says so when a reminder reaches nobody', walk('remind-nobody', async () => {
     await openAction('notices', noticeId, 'Remind unread');
     await page.getByRole('button', { name: /confirm/i }).click();
-    await page.getByText('Every family has read it: no reminder sent').waitFor();
+    await page.getByText('No family in the audience can be reached: no reminder sent').waitFor();
   }), 60_000);
 
   it("keeps a new webhook's signing secret on screen until dismissed", walk('webhook-secret', async () => {

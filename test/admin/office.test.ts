@@ -243,15 +243,25 @@ describe('what lists and pages show', () => {
 });
 
 describe('Remind on a notice that reaches nobody', () => {
-  it('says so in words and writes nothing: no record, no audit event, and the hour not started', async () => {
+  it('says why in words and writes nothing (no record, no audit event, the hour not started): no family in the audience, then every family has read it', async () => {
     const quiet = await school(t);
     const admin = consoleApi(await signInConsole(t, quiet.adminEmail));
     const notice = await Notice.create({ school_id: quiet.schoolId, notice_title: 'Sports day', notice_type: 'event', published_at: new Date() });
-    const res = await admin.act('notices', notice.id, 'remind');
-    expect(noticeOf(res)).toEqual({ type: 'info', message: 'Every family has read it: no reminder sent' });
-    expect((await Notice.findByPk(notice.id))!.reminded_at).toBeNull();
-    expect(await Notification.count({ where: { school_id: quiet.schoolId } })).toBe(0);
-    expect(await AuditEvent.count({ where: { school_id: quiet.schoolId, action: 'noticeboard.remind' } })).toBe(0);
+    const nothingWritten = async () => {
+      expect((await Notice.findByPk(notice.id))!.reminded_at).toBeNull();
+      expect(await Notification.count({ where: { school_id: quiet.schoolId, event: 'reminder' } })).toBe(0);
+      expect(await AuditEvent.count({ where: { school_id: quiet.schoolId, action: 'noticeboard.remind' } })).toBe(0);
+    };
+    // The school has no family yet: nobody has read the notice, and nobody can be told.
+    expect(noticeOf(await admin.act('notices', notice.id, 'remind'))).toEqual({ type: 'info', message: 'No family in the audience can be reached: no reminder sent' });
+    await nothingWritten();
+
+    const family = await parent(t.ctx, quiet.schoolId);
+    await student(quiet.schoolId, family.id, { grade: '5' });
+    const token = await parentLogin(t, family.phone, family.pin, quiet.schoolId);
+    expect((await t.api.post('/parent-app/engagement/read').set('Authorization', `Bearer ${token}`).send({ entity_type: 'noticeboard', entity_id: notice.id })).status).toBe(200);
+    expect(noticeOf(await admin.act('notices', notice.id, 'remind'))).toEqual({ type: 'info', message: 'Every family has read it: no reminder sent' });
+    await nothingWritten();
   });
 });
 

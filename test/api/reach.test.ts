@@ -171,15 +171,37 @@ describe('a reminder that would queue nothing', () => {
     expectError(await remind(s, notice), 429, 'TOO_MANY_REQUESTS');
   });
 
+  it('when the audience has no family in it: 200 {queued: 0} with the reason unreachable, not "every family has read it"', async () => {
+    const { s, notice } = await setting([]);
+    const res = await remind(s, notice);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ message: 'No family in the audience can be reached: no reminder sent', data: { queued: 0, reason: 'unreachable' } });
+    await nothingWritten(s, notice);
+  });
+
   it('from the command line: prints 0 queued and why, exit 0', async () => {
     const { s, families, notice } = await setting([true]);
-    await read(families[0]!.token, 'noticeboard', notice);
     const env = cliEnv(t);
-    const run = await runCli(env, ['remind', '--school', s.schoolId, '--notice', String(notice)]);
-    expect({ code: run.code, out: run.stdout.trim().split('\n') }).toEqual({ code: 0, out: ['0 queued', 'Every family has read it: no reminder sent'] });
-    const json = await runCli(env, ['remind', '--school', s.schoolId, '--notice', String(notice), '--json']);
-    expect({ code: json.code, json: json.json }).toEqual({ code: 0, json: { queued: 0, reason: 'all_read' } });
+    const outcome = async () => {
+      const run = await runCli(env, ['remind', '--school', s.schoolId, '--notice', String(notice)]);
+      const json = await runCli(env, ['remind', '--school', s.schoolId, '--notice', String(notice), '--json']);
+      return { code: run.code, out: run.stdout.trim().split('\n'), jsonCode: json.code, json: json.json };
+    };
+    // The only family has turned notices off: nobody can be reached.
+    await t.api.put('/parent-app/notification-preferences').set(bearer(families[0]!.token)).send({ categories: { notices: false } });
+    expect(await outcome()).toEqual({
+      code: 0, out: ['0 queued', 'No family in the audience can be reached: no reminder sent'], jsonCode: 0, json: { queued: 0, reason: 'unreachable' },
+    });
+    await read(families[0]!.token, 'noticeboard', notice);
+    expect(await outcome()).toEqual({ code: 0, out: ['0 queued', 'Every family has read it: no reminder sent'], jsonCode: 0, json: { queued: 0, reason: 'all_read' } });
     await nothingWritten(s, notice);
+    // A notice for a group with no member yet: its audience has no family at all.
+    const group = (await t.api.post('/web-app/groups').set(bearer(s.adminToken)).send({ name: 'Chess club' })).body.data.id as number;
+    const empty = (await t.api.post('/web-app/noticeboard').set(bearer(s.adminToken)).send({ school_id: s.schoolId, notice_title: 'Chess on Friday', audience: { group_ids: [group] } })).body.data.id as number;
+    await Notification.destroy({ where: { school_id: s.schoolId } });
+    const run = await runCli(env, ['remind', '--school', s.schoolId, '--notice', String(empty)]);
+    expect({ code: run.code, out: run.stdout.trim().split('\n') }).toEqual({ code: 0, out: ['0 queued', 'No family in the audience can be reached: no reminder sent'] });
+    await nothingWritten(s, empty);
   });
 });
 

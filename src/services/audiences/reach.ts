@@ -9,7 +9,7 @@ import { assertParentCanSee } from '../engagement/visibility.js';
 import { chunks } from '../batches.js';
 import { paginationOf, offsetOf } from '../pagination.js';
 import { parseInput } from '../validation.js';
-import { audienceChildren, type AudienceEntity } from './audiences.js';
+import { audienceChildren, audienceFamilies, type AudienceEntity } from './audiences.js';
 import { notifyAudience } from './publish.js';
 import { recordAudit, type AuditEntry } from '../audit/audit.js';
 import type { Channel } from '../../models/notification.js';
@@ -147,15 +147,15 @@ export async function itemReach(ctx: AppContext, principal: Principal, entity: A
 }
 
 /** The item's families that have not read it. */
-async function unreadFamilies(ctx: AppContext, schoolId: string, entity: AudienceEntity, item: Item): Promise<number[]> {
-  const children = await audienceChildren(ctx, schoolId, entity, item.id, item.scope);
+async function unreadFamilies(ctx: AppContext, schoolId: string, entity: AudienceEntity, item: Item, audience: number[]): Promise<number[]> {
   const read = await readers(ctx, schoolId, entity, item.id);
-  return [...new Set(children.map((c) => c.parent_id))].filter((p) => !read.has(p));
+  return audience.filter((p) => !read.has(p));
 }
 
 /**
  * Why a reminder queued nothing: every family of the audience has read it (or, for an item with a
- * form, has responded), or none of those it would remind can be reached.
+ * form, has responded), or none of those it would remind can be reached (an audience with no
+ * family in it included: nobody has read it, yet nobody can be told).
  */
 export const nothingQueuedReasons = ['all_read', 'all_responded', 'unreachable'] as const;
 export type NothingQueued = (typeof nothingQueuedReasons)[number];
@@ -171,7 +171,7 @@ export interface ReminderResult {
 export function reminderMessage(result: ReminderResult): string {
   if (result.reason === 'all_read') return 'Every family has read it: no reminder sent';
   if (result.reason === 'all_responded') return 'Every family has responded: no reminder sent';
-  if (result.reason === 'unreachable') return 'None of the families to remind can be reached (no device signed in, or notifications turned off): no reminder sent';
+  if (result.reason === 'unreachable') return 'No family in the audience can be reached: no reminder sent';
   return `Reminder queued: ${result.queued} notification record(s) written`;
 }
 
@@ -187,7 +187,7 @@ class ReachedNobody extends Error {}
  * the reminder recorded.
  */
 async function sendReminder(
-  ctx: AppContext, principal: Principal, entity: AudienceEntity, item: Item, families: number[], noneLeft: Exclude<NothingQueued, 'unreachable'>,
+  ctx: AppContext, principal: Principal, entity: AudienceEntity, item: Item, families: number[], noneLeft: NothingQueued,
   write: (transaction: Transaction) => Promise<number[]>,
 ): Promise<ReminderResult> {
   if (families.length === 0) return { queued: 0, reason: noneLeft };
@@ -233,9 +233,11 @@ async function sendReminder(
 export async function remindUnread(ctx: AppContext, principal: Principal, entity: AudienceEntity, id: number): Promise<ReminderResult> {
   const item = await itemFor(ctx, principal, entity, id);
   if (!item.published) throw new AppError('CONFLICT', 'Only a published item can be reminded');
+  const audience = await audienceFamilies(ctx, principal.schoolId, entity, item.id, item.scope);
   const missing = await reminderFamilies(ctx, principal.schoolId, entity, item.id, item.scope);
-  const families = missing ?? (await unreadFamilies(ctx, principal.schoolId, entity, item));
-  return sendReminder(ctx, principal, entity, item, families, missing ? 'all_responded' : 'all_read', (transaction) => notifyAudience(ctx, { schoolId: principal.schoolId, entity, id, scope: item.scope }, {
+  const families = missing ?? (await unreadFamilies(ctx, principal.schoolId, entity, item, audience));
+  const noneLeft = audience.length === 0 ? 'unreachable' : missing ? 'all_responded' : 'all_read';
+  return sendReminder(ctx, principal, entity, item, families, noneLeft, (transaction) => notifyAudience(ctx, { schoolId: principal.schoolId, entity, id, scope: item.scope }, {
     event: 'reminder', entity_type: entity, entity_id: id, title: `Reminder: ${item.title}`.slice(0, 200),
     body: missing ? 'Your response is still missing.' : 'You have not read this yet.',
   }, transaction, families));
