@@ -91,6 +91,12 @@ const buttons: Record<string, string> = {
 
 const actions: Record<string, string> = { new: 'New', edit: 'Edit', show: 'Details', delete: 'Delete', bulkDelete: 'Delete the chosen', list: 'All' };
 
+/** The New, Edit and Details pages of one kind of record, titled as staff say it: "New webhook", "Edit webhook", "Webhook details". */
+function recordPages(one: string): Record<string, string> {
+  const lower = one.charAt(0).toLowerCase() + one.slice(1);
+  return { new: `New ${lower}`, edit: `Edit ${lower}`, show: `${one} details` };
+}
+
 export const consoleLocale = {
   language: 'en',
   availableLanguages: ['en'],
@@ -102,8 +108,8 @@ export const consoleLocale = {
         navigation: 'Menu', dashboard: 'Overview', pages: 'Pages', filters: 'Filters', selectedRecords: 'Chosen', adminVersion: 'Console', appVersion: 'Version',
       },
       properties,
-      // A list's heading is its resource's name.
-      resources: Object.fromEntries(Object.entries(resourceLabels).map(([id, r]) => [id, { properties: r.properties ?? {}, actions: { list: r.label, ...r.actions } }])),
+      // A page's heading is its action's label: a list's is its resource's name, a record's pages name what the record is.
+      resources: Object.fromEntries(Object.entries(resourceLabels).map(([id, r]) => [id, { properties: r.properties ?? {}, actions: { ...recordPages(r.one), list: r.label, ...r.actions } }])),
       messages,
       buttons,
       actions,

@@ -160,7 +160,8 @@ describe('the school office in a browser, as a super_admin', () => {
     await expect(children.locator('tr', { hasText: 'Anika Iyer' }).innerText()).resolves.toMatch(/5[\s\S]*Registered/);
     await expect(children.getByRole('link', { name: 'Anika Iyer' }).getAttribute('href')).resolves.toMatch(/\/admin\/resources\/students\/records\/\d+\/show$/);
 
-    await page.getByRole('button', { name: 'Edit', exact: true }).or(page.getByRole('link', { name: 'Edit', exact: true })).first().click();
+    await page.getByRole('button', { name: 'Edit parent', exact: true }).or(page.getByRole('link', { name: 'Edit parent', exact: true })).first().click();
+    await page.getByRole('heading', { name: 'Edit parent', exact: true }).waitFor();
     await page.fill('input[name="mother_name"]', 'Lakshmi Iyer');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Parent saved').waitFor();
@@ -267,6 +268,7 @@ describe('the school office in a browser, as a super_admin', () => {
   it("keeps a new webhook's signing secret on screen until dismissed", walk('webhook-secret', async () => {
     await page.goto(`${server.url}/admin/resources/webhooks/actions/new`);
     await page.getByTestId('new-form').waitFor();
+    await page.getByRole('heading', { name: 'New webhook', exact: true }).waitFor();
     await page.fill('input[name="url"]', 'http://127.0.0.1:9/school-hooks');
     await page.getByRole('button', { name: 'Add another' }).click();
     await page.getByTestId('new-form').locator('input[id^="react-select"]').last().click();
@@ -321,6 +323,8 @@ describe("the console's words, page by page, as a super_admin", () => {
       await page.goto(`${server.url}/admin/resources/${resource}/records/${first}/show`);
       await page.locator('section[data-css$="-show"], [data-testid="property-show-id"], h2, h3').first().waitFor();
       await page.waitForLoadState('networkidle');
+      const heading = await page.locator('section[data-css="app-content"] h2').first().innerText();
+      if (['New', 'Edit', 'Details'].includes(heading.trim())) found.push(`${resource} page ${first}: titled "${heading.trim()}"`);
       const shown = await page.locator('section[data-css="app-content"]').innerText();
       const showBad = ROBOTIC.exec(shown);
       if (showBad) found.push(`${resource} page ${first}: ${showBad[0]}`);

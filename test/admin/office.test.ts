@@ -284,6 +284,20 @@ describe("the console's words", () => {
     expect(JSON.stringify({ messages, buttons, labels })).not.toContain('{{');
   });
 
+  it("titles every resource's New, Edit and Details pages by what its record is, never a bare \"New\"", () => {
+    const { resources } = consoleLocale.translations.en;
+    const bare: string[] = [];
+    for (const { resource } of consoleResources(t.ctx)) {
+      const id = (resource as ScopedResource).id();
+      const titles: Record<string, string> = resources[id]?.actions ?? {};
+      for (const action of ['new', 'edit', 'show']) if (!titles[action] || ['New', 'Edit', 'Details'].includes(titles[action])) bare.push(`${id}.${action}`);
+    }
+    expect(bare).toEqual([]);
+    expect(resources.webhooks!.actions).toMatchObject({ new: 'New webhook', edit: 'Edit webhook', show: 'Webhook details' });
+    expect(resources.staff!.actions).toMatchObject({ new: 'New staff member', edit: 'Edit staff member', show: 'Staff member details' });
+    expect(resources.students!.actions).toMatchObject({ new: 'Add a student', edit: 'Edit student' });
+  });
+
   it("offers the Role field's roles in the office's order and words, never the operator's", async () => {
     const role = consoleResources(t.ctx).find(({ resource }) => (resource as ScopedResource).id() === 'admin_users')!.options.properties!.role!;
     expect(role.availableValues).toEqual([{ value: 'admin', label: 'Admin' }, { value: 'super_admin', label: 'Super admin' }, { value: 'it_contact', label: 'IT contact' }]);

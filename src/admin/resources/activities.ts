@@ -52,7 +52,6 @@ export function activitiesResource(ctx: AppContext): ResourceWithOptions {
       },
     },
     services: {
-      noun: 'Activity',
       fields: {
         title: 'text', activity_type: 'text', status: 'text', publish_at: 'text', staff_id: 'number', description: 'nullableText', ...audienceFormFields,
         starts_at: 'nullableText', ends_at: 'nullableText', all_day: 'boolean', location: 'nullableText', ...formFormFields, ...attachmentFormFields,

@@ -30,7 +30,6 @@ export function adminUsersResource(ctx: AppContext): ResourceWithOptions {
       },
     },
     services: {
-      noun: 'Admin user',
       fields: { name: 'text', email: 'text', role: 'text', password: 'text' },
       create: (c, p, input) => createAdmin(c, p, input as never),
       update: (c, p, i, changes) => updateAdmin(c, p, i, changes as never),

@@ -23,6 +23,6 @@ export function attendanceResource(ctx: AppContext): ResourceWithOptions {
         marked_by_staff_id: ref('staff'),
       },
     },
-    services: { noun: 'Attendance mark' },
+    services: {},
   });
 }

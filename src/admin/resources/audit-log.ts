@@ -36,7 +36,7 @@ export function auditLogResource(ctx: AppContext): ResourceWithOptions {
         },
       },
     },
-    services: { noun: 'Audit event' },
+    services: {},
   });
 }
 

@@ -27,6 +27,6 @@ export function commentsResource(ctx: AppContext): ResourceWithOptions {
         created_at: readOnly,
       },
     },
-    services: { noun: 'Comment', remove: (c, p, i) => deleteComment(c, p, i) },
+    services: { remove: (c, p, i) => deleteComment(c, p, i) },
   });
 }

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import type { RoleAccess } from '../access.js';
 import { serviceActions, type ServiceActions } from '../actions.js';
 import { fieldLabel } from '../locale.js';
+import { resourceLabels } from '../locale-resources.js';
 import { ScopedResource, type ScopeSpec } from '../scoped-resource.js';
 import { schoolColumn, shownOnly } from './properties.js';
 
@@ -13,7 +14,8 @@ export interface ResourceSpec {
   scope: ScopeSpec;
   access: RoleAccess;
   options: ResourceOptions;
-  services: ServiceActions;
+  /** Its notices name the record as the locale does (resourceLabels' `one`). */
+  services: Omit<ServiceActions, 'noun'>;
   extraActions?: ResourceOptions['actions'];
 }
 
@@ -28,6 +30,7 @@ export function defineResource(ctx: AppContext, spec: ResourceSpec): ResourceWit
   for (const key of ['created_at', 'updated_at']) properties[key] = { ...shownOnly, ...properties[key] };
   const editProperties = withSchoolOnNew(spec);
   const resource = new ScopedResource(spec.model, spec.scope);
+  const noun = resourceLabels[resource.id()]!.one;
   const searched = spec.scope.quickSearch?.map((term) => (typeof term === 'string' ? fieldLabel(resource.id(), term) : term.label).toLowerCase());
   const quickSearch = searched ? { hint: `Search by ${searched.slice(0, -1).join(', ')}${searched.length > 1 ? ' or ' : ''}${searched.at(-1)}` } : undefined;
   return {
@@ -36,7 +39,7 @@ export function defineResource(ctx: AppContext, spec: ResourceSpec): ResourceWit
       ...spec.options,
       ...(editProperties ? { editProperties } : {}),
       properties,
-      actions: { ...serviceActions(ctx, spec.access, { schoolColumn: spec.scope.schoolColumn, quickSearch, ...spec.services }), ...spec.extraActions },
+      actions: { ...serviceActions(ctx, spec.access, { schoolColumn: spec.scope.schoolColumn, quickSearch, noun, ...spec.services }), ...spec.extraActions },
     },
   };
 }

@@ -20,7 +20,6 @@ export function designationsResource(ctx: AppContext): ResourceWithOptions {
       properties: { name: { isTitle: true }, ...rbacProperties('What staff with this designation may do, feature by feature', 'Not given') },
     },
     services: {
-      noun: 'Designation',
       fields: { name: 'text', rbac: 'object' },
       create: (c, p, input) => createDesignation(c, p, input as never),
       update: (c, p, i, changes) => updateDesignation(c, p, i, changes as never),

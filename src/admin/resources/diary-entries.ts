@@ -29,7 +29,6 @@ export function diaryEntriesResource(ctx: AppContext): ResourceWithOptions {
       },
     },
     services: {
-      noun: 'Diary entry',
       fields: { title: 'text', due_date: 'date', description: 'nullableText', ...attachmentFormFields },
       update: withAttachmentRefusals((c, p, i, changes) => updateDiaryEntry(c, p, i, changes as never)),
       remove: (c, p, i) => deleteDiaryEntry(c, p, i),

@@ -48,6 +48,6 @@ export function formResponsesResource(ctx: AppContext): ResourceWithOptions {
         submitted_at: readOnly,
       },
     },
-    services: { noun: 'Form response' },
+    services: {},
   });
 }

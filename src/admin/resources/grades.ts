@@ -25,7 +25,6 @@ export function gradesResource(ctx: AppContext): ResourceWithOptions {
       properties: { name: { isTitle: true }, class_teacher_id: ref('staff') },
     },
     services: {
-      noun: 'Grade',
       fields: { name: 'text', class_teacher_id: 'reference', sort_order: 'number' },
       create: (c, p, input) => createGrade(c, p, parseInput(gradeInput, input)),
       update: (c, p, i, changes) => updateGrade(c, p, i, parseInput(gradeInput.partial(), changes)),

@@ -23,7 +23,6 @@ export function groupMembersResource(ctx: AppContext): ResourceWithOptions {
       properties: { group_id: ref('student_groups', { isRequired: true }), student_id: ref('students', { isRequired: true }) },
     },
     services: {
-      noun: 'Group member',
       fields: { group_id: 'reference', student_id: 'reference' },
       create: async (c, p, input) => {
         const { group_id: groupId, student_id: studentId } = parseInput(z.object({ group_id: id(), student_id: id() }), input);

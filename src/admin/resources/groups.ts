@@ -45,7 +45,6 @@ export function groupsResource(ctx: AppContext): ResourceWithOptions {
       },
     },
     services: {
-      noun: 'Group',
       fields: { name: 'text', description: 'nullableText' },
       create: (c, p, input) => createGroup(c, p, input as never),
       update: (c, p, i, changes) => updateGroup(c, p, i, changes as never),

@@ -52,7 +52,6 @@ export function noticesResource(ctx: AppContext): ResourceWithOptions {
       },
     },
     services: {
-      noun: 'Notice',
       fields: {
         notice_title: 'text', notice_type: 'text', is_urgent: 'boolean', is_important: 'boolean', publish_at: 'text', notice_desc: 'nullableText', ...audienceFormFields,
         ...formFormFields, ...attachmentFormFields,

@@ -39,7 +39,7 @@ export function notificationsResource(ctx: AppContext): ResourceWithOptions {
         delivered_at: { description: "When Twilio reported the SMS delivered to the phone (SMS only; empty until then)" },
       },
     },
-    services: { noun: 'Notification' },
+    services: {},
   });
 }
 

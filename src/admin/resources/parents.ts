@@ -59,7 +59,6 @@ export function parentsResource(ctx: AppContext): ResourceWithOptions {
       },
     },
     services: {
-      noun: 'Parent',
       fields: { father_name: 'nullableText', mother_name: 'nullableText', phone_no: 'text', email: 'nullableText' },
       update: (c, p, i, changes) => updateParent(c, p, i, changes as never),
     },

@@ -27,6 +27,6 @@ export function reactionsResource(ctx: AppContext): ResourceWithOptions {
         created_at: readOnly,
       },
     },
-    services: { noun: 'Reaction' },
+    services: {},
   });
 }

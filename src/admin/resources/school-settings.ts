@@ -51,7 +51,6 @@ export function schoolSettingsResource(ctx: AppContext): ResourceWithOptions {
       },
     },
     services: {
-      noun: 'School settings',
       fields: { name: 'text', timezone: 'text', storage_limit_mb: 'number', country: 'text', sms_monthly_limit: 'number' },
       update: (c, p, _id, changes) => updateSchoolSettings(c, p, parseInput(schoolChangesInput, changes)),
     },

@@ -45,7 +45,6 @@ export function schoolsResource(ctx: AppContext): ResourceWithOptions {
       },
     },
     services: {
-      noun: 'School',
       fields: { school_code: 'text', name: 'text', admin_name: 'text', admin_email: 'text', admin_password: 'text' },
       createSchool: async (c, input) => {
         const v = parseInput(newSchoolInput, input);

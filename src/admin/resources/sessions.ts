@@ -26,7 +26,7 @@ export function sessionsResource(ctx: AppContext): ResourceWithOptions {
         user_type: coded(['parent', 'staff', 'admin'], accountTypeLabels),
       },
     },
-    services: { noun: 'Session' },
+    services: {},
     extraActions: {
       revoke: recordAction(roleAccess.devices, {
         icon: 'LogOut', variant: 'danger', allowed: () => true, appliesTo: (r) => r.params.active === true || Number(r.params.active) === 1,

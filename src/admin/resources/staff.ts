@@ -50,7 +50,6 @@ export function staffResource(ctx: AppContext): ResourceWithOptions {
       },
     },
     services: {
-      noun: 'Staff member',
       fields: { name: 'text', designation: 'nullableText', phone_no: 'text', email: 'nullableText', rbac: 'object' },
       create: (c, p, input) => createStaff(c, p, input as never),
       update: (c, p, i, changes) => updateStaff(c, p, i, changes as never),

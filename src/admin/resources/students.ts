@@ -49,7 +49,6 @@ export function studentsResource(ctx: AppContext): ResourceWithOptions {
       },
     },
     services: {
-      noun: 'Student',
       fields: {
         student_full_name: 'text', roll_no: 'text', grade: 'text', status: 'text', gender: 'nullableText', date_of_birth: 'date', blood_group: 'nullableText', phone_no: 'text',
         father_name: 'text', mother_name: 'text', email: 'text', address: 'text', city: 'text', pincode: 'text',

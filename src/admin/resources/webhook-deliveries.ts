@@ -28,6 +28,6 @@ export function webhookDeliveriesResource(ctx: AppContext): ResourceWithOptions 
         created_at: readOnly,
       },
     },
-    services: { noun: 'Webhook delivery' },
+    services: {},
   });
 }

@@ -34,7 +34,6 @@ export function webhooksResource(ctx: AppContext): ResourceWithOptions {
       },
     },
     services: {
-      noun: 'Webhook',
       fields: { url: 'text', events: 'list', active: 'boolean' },
       create: async (c, p, input) => {
         const { id: created, secret } = await createWebhook(c, p, input as never);

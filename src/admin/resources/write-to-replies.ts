@@ -25,6 +25,6 @@ export function writeToRepliesResource(ctx: AppContext): ResourceWithOptions {
         created_at: readOnly,
       },
     },
-    services: { noun: 'Reply' },
+    services: {},
   });
 }

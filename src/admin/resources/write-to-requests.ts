@@ -54,7 +54,7 @@ export function writeToRequestsResource(ctx: AppContext): ResourceWithOptions {
         created_at: readOnly,
       },
     },
-    services: { noun: 'Write-to request' },
+    services: {},
     extraActions: {
       upload: uploadAction(ctx, roleAccess.school),
       reply: formAction(roleAccess.school, {
