@@ -164,6 +164,8 @@ export interface RecordActionSpec {
   allowed: (admin: ConsoleAdmin) => boolean;
   /** Shown only where it applies (Archive on an active staff member, Restore on an archived one). */
   appliesTo?: (record: BaseRecord) => boolean;
+  /** Offered only to whom its service would allow it on this record; a call anyway is still judged, and refused in words, by the service. */
+  offeredTo?: (admin: ConsoleAdmin, record: BaseRecord) => boolean;
   icon: string;
   /** A confirmation the admin must accept first: every action that ends access or sessions has one. */
   guard?: string;
@@ -186,7 +188,8 @@ export function recordAction(access: RoleAccess, spec: RecordActionSpec): Partia
     guard: spec.guard,
     variant: spec.variant,
     isAccessible: permitted,
-    isVisible: (context) => permitted(context) && (!context.record || !spec.appliesTo || spec.appliesTo(context.record)),
+    isVisible: (context) => permitted(context) && (!context.record || (
+      (!spec.appliesTo || spec.appliesTo(context.record)) && (!spec.offeredTo || spec.offeredTo(context.currentAdmin as ConsoleAdmin, context.record)))),
     handler: run(async (_request, context, admin) => {
       const record = context.record!;
       if (spec.appliesTo && !spec.appliesTo(record)) throw new ConsoleAppError('This action does not apply to the record as it is now');

@@ -110,18 +110,24 @@ describe('the REST paths', () => {
 });
 
 describe("the console's Revoke", () => {
-  it("is refused to an admin on a super_admin's session, with the reason, and the session stays active; a parent's it ends", async () => {
+  it("is not offered to an admin on a super_admin's session and, called anyway, is refused with the reason, the session staying active; a parent's it ends", async () => {
     const admin = await adminUser(t, a.schoolId, 'admin');
     const api = consoleApi(await signInConsole(t, admin.email));
     const head = await account(a, 'super_admin');
+    const offered = async (console: typeof api, session: number) =>
+      ((await console.show('sessions', session)).body.record.recordActions as Array<{ name: string }>).some((action) => action.name === 'revoke');
+    // Not offered on a session the admin may not end; called anyway, it is refused in words.
+    expect(await offered(api, await sessionOf(head))).toBe(false);
     const refused = await api.act('sessions', await sessionOf(head), 'revoke');
     expect(noticeOf(refused)).toMatchObject({ type: 'error', message: expect.stringContaining("Only a super admin can end another admin's session") });
     expect(await stillIn(head)).toBe(200);
     const family = await account(a, 'parent');
+    expect(await offered(api, await sessionOf(family))).toBe(true);
     expect(noticeOf(await api.act('sessions', await sessionOf(family), 'revoke'))?.type).toBe('success');
     expect(await stillIn(family)).toBe(401);
     // The super_admin's console ends the other admin's session.
     const sa = consoleApi(await signInConsole(t, a.adminEmail));
+    expect(await offered(sa, await sessionOf(head))).toBe(true);
     expect(noticeOf(await sa.act('sessions', await sessionOf(head), 'revoke'))?.type).toBe('success');
     expect(await stillIn(head)).toBe(401);
   });

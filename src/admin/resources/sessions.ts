@@ -2,9 +2,10 @@ import type { ResourceWithOptions } from 'adminjs';
 import type { AppContext } from '../../context.js';
 import { badRequest } from '../../errors.js';
 import { Session } from '../../models/index.js';
-import { revokeSessionById } from '../../services/auth/sessions.js';
+import { mayEndSession, revokeSessionById } from '../../services/auth/sessions.js';
 import { roleAccess } from '../access.js';
 import { recordAction } from '../actions.js';
+import { principalFor } from '../auth.js';
 import { defineResource } from './define.js';
 import { menu } from '../labels/menu.js';
 import { accountTypeLabels } from '../labels/codes.js';
@@ -30,6 +31,7 @@ export function sessionsResource(ctx: AppContext): ResourceWithOptions {
     extraActions: {
       revoke: recordAction(roleAccess.devices, {
         icon: 'LogOut', variant: 'danger', allowed: () => true, appliesTo: (r) => r.params.active === true || Number(r.params.active) === 1,
+        offeredTo: (admin, r) => mayEndSession(principalFor(admin, r.params.school_id), { user_type: r.params.user_type, user_id: r.params.user_id }),
         guard: 'End this session? The device is signed out on its next request.',
         perform: async (p, r) => {
           await revokeSessionById(ctx, p, Number(r.id()));
