@@ -59,7 +59,11 @@ async function signIn(email: string) {
   await page.getByText('School overview').first().waitFor();
 }
 
-/** A record's action, opened as the secretary opens it: the button on the record's page. */
+/**
+ * A record's action, opened as the secretary opens it: the button on the record's page. When the
+ * action is done, the record's page first shows the record as the action's page had it, then the
+ * record as it is now: a test waits for what the action changed to show, never for the page alone.
+ */
 async function openAction(resource: string, id: number, label: string) {
   await page.goto(`${server.url}/admin/resources/${resource}/records/${id}/show`);
   await page.getByRole('button', { name: label, exact: true }).or(page.getByRole('link', { name: label, exact: true })).first().click();
@@ -185,6 +189,7 @@ describe('the school office in a browser, as a super_admin', () => {
     await page.getByTestId('action-form-submit').click();
     await page.getByText('Reply sent to the parent').waitFor();
     const thread = page.getByTestId('write-to-thread');
+    await thread.getByText('7:40 from the main gate', { exact: false }).waitFor();
     await expect(thread.innerText()).resolves.toMatch(/Ganesh Iyer[\s\S]*When does the bus leave[\s\S]*Asha Principal[\s\S]*7:40 from the main gate/);
     await expect(page.getByText('In progress').first().isVisible()).resolves.toBe(true);
 
@@ -241,7 +246,7 @@ describe('the school office in a browser, as a super_admin', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(new RegExp(`/admin/resources/staff/records/${staffId}/show`));
     const permissions = page.getByTestId('effective-permissions');
-    await permissions.waitFor();
+    await permissions.getByText(/from Office Staff/).first().waitFor();
     const words = await permissions.innerText();
     expect(words).toMatch(/Feature\s+May/);
     expect(words).toContain('from Office Staff');
@@ -391,7 +396,9 @@ describe('the school office in a browser, as a plain admin', () => {
     await page.locator('#field-message').fill('Also: the bus is 10 minutes late on Monday.');
     await page.getByTestId('action-form-submit').click();
     await page.getByText('Reply sent to the parent').waitFor();
-    await expect(page.getByTestId('write-to-thread').innerText()).resolves.toContain('Office Clerk');
+    const reply = page.getByTestId('thread-entry').filter({ hasText: 'the bus is 10 minutes late on Monday' });
+    await reply.waitFor();
+    await expect(reply.innerText()).resolves.toContain('Office Clerk');
     expect(browser.pageErrors).toEqual([]);
   }), 60_000);
 });
