@@ -2,7 +2,7 @@ import type { BaseRecord } from 'adminjs';
 import type { Principal } from '../../context.js';
 import { generatePin } from '../../services/auth/passwords.js';
 import type { RoleAccess } from '../access.js';
-import { formAction } from '../actions.js';
+import { formAction } from '../record-actions.js';
 
 interface PinReset {
   /** Whose PIN it is, as the page names them. */

@@ -3,7 +3,8 @@ import type { AppContext } from '../../context.js';
 import type { AudienceEntity } from '../../services/audiences/audiences.js';
 import { itemReach, reminderMessage, remindUnread } from '../../services/audiences/reach.js';
 import { allows, roleAccess } from '../access.js';
-import { recordAction, recordPrincipal, run } from '../actions.js';
+import { recordPrincipal, run } from '../actions.js';
+import { recordAction } from '../record-actions.js';
 import type { ConsoleAdmin } from '../auth.js';
 
 /**

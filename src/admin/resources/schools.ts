@@ -6,7 +6,7 @@ import { email, name, password } from '../../services/schemas.js';
 import { createSchool, SCHOOL_ID_PATTERN, setSchoolStatus } from '../../services/schools/schools.js';
 import { parseInput } from '../../services/validation.js';
 import { roleAccess } from '../access.js';
-import { recordAction } from '../actions.js';
+import { recordAction } from '../record-actions.js';
 import { isPlatformAdmin } from '../auth.js';
 import { defineResource } from './define.js';
 import { menu } from '../labels/menu.js';

@@ -4,7 +4,7 @@ import { badRequest } from '../../errors.js';
 import { Session } from '../../models/index.js';
 import { mayEndSession, revokeSessionById } from '../../services/auth/sessions.js';
 import { roleAccess } from '../access.js';
-import { recordAction } from '../actions.js';
+import { recordAction } from '../record-actions.js';
 import { principalFor } from '../auth.js';
 import { defineResource } from './define.js';
 import { menu } from '../labels/menu.js';

@@ -3,7 +3,7 @@ import type { AppContext, Principal } from '../../context.js';
 import { Staff } from '../../models/index.js';
 import { createStaff, resetStaffPin, staffPermissions, updateStaff } from '../../services/staff/staff.js';
 import { roleAccess } from '../access.js';
-import { recordAction } from '../actions.js';
+import { recordAction } from '../record-actions.js';
 import { principalFor } from '../auth.js';
 import { featureLabels, permissionLevelLabels, staffStatusLabels } from '../labels/codes.js';
 import { labelOf } from '../labels/words.js';

@@ -6,7 +6,7 @@ import { createStudentFromForm, newStudentStatuses } from '../../services/studen
 import { archiveStudent, resetParentPin, restoreStudent, studentChangesInput, updateStudent } from '../../services/students/students.js';
 import { parseInput } from '../../services/validation.js';
 import { roleAccess } from '../access.js';
-import { recordAction } from '../actions.js';
+import { recordAction } from '../record-actions.js';
 import { studentStatusLabels } from '../labels/codes.js';
 import { defineResource } from './define.js';
 import { importAction } from './import-action.js';

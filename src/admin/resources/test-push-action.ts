@@ -2,7 +2,7 @@ import type { BaseRecord } from 'adminjs';
 import type { AppContext, Principal } from '../../context.js';
 import { sendTestPush, type TestPushInput } from '../../services/diagnostics/diagnostics.js';
 import { diagnosticsRoles, type RoleAccess } from '../access.js';
-import { recordAction } from '../actions.js';
+import { recordAction } from '../record-actions.js';
 
 /**
  * Send test push (diagnostics: super_admin and it_contact) on a parent, a staff member or a session:

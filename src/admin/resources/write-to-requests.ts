@@ -4,7 +4,7 @@ import { Parent, WriteToRequest } from '../../models/index.js';
 import { writeToStatuses, writeToTypes } from '../../models/write-to-request.js';
 import { getStaffWriteTo, resolveWriteTo, schoolReply, updateWriteTo } from '../../services/write-to/write-to.js';
 import { roleAccess } from '../access.js';
-import { formAction, recordAction } from '../actions.js';
+import { formAction, recordAction } from '../record-actions.js';
 import { principalFor } from '../auth.js';
 import { accountTypeLabels, writeToStatusLabels, writeToTypeLabels } from '../labels/codes.js';
 import { labelOf } from '../labels/words.js';
