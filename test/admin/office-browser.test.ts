@@ -285,11 +285,17 @@ describe('the school office in a browser, as a super_admin', () => {
     await page.waitForURL(/\/admin\/resources\/webhooks\/records\/\d+\/show/);
   }), 60_000);
 
-  it("offers a super_admin every role a school's admin user may have", walk('role-picker', async () => {
+  it("offers a super_admin every role a school's admin user may have, and picks Admin from \"admin\" and Enter", walk('role-picker', async () => {
     await page.goto(`${server.url}/admin/resources/admin_users/actions/new`);
     await page.locator('#role').click();
     const offered = await page.getByRole('option').allInnerTexts();
     expect(offered).toEqual(['Admin', 'Super admin', 'IT contact']);
+    // Typing filters on the start of a label: "admin" then Enter picks Admin, not Super admin.
+    await page.keyboard.type('admin');
+    await page.keyboard.press('Enter');
+    const form = page.locator('section[data-css="app-content"]');
+    await form.getByText('Admin', { exact: true }).waitFor();
+    expect(await form.getByText('Super admin', { exact: true }).count()).toBe(0);
   }), 60_000);
 
   it('finds a student from the quick search box on the Students list', walk('quick-search', async () => {
