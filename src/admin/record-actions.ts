@@ -22,12 +22,15 @@ export interface RecordActionSpec {
   perform: (principal: Principal, record: BaseRecord, admin: ConsoleAdmin) => Promise<{ message: string; type?: 'success' | 'error' | 'info' }>;
 }
 
+/** Whether the signed-in admin may run a record action: the resource's write access, and the action's own rule. */
+const permittedTo = (access: RoleAccess, allowed: (admin: ConsoleAdmin) => boolean) => (context: ActionContext) => {
+  const admin = context.currentAdmin as ConsoleAdmin | undefined;
+  return !!admin && allows(access, admin, 'write') && allowed(admin);
+};
+
 /** A one-click record action (no form): it calls a service, then shows the record as it is now. */
 export function recordAction(access: RoleAccess, spec: RecordActionSpec): Partial<Action<ActionResponse>> {
-  const permitted = (context: ActionContext) => {
-    const admin = context.currentAdmin as ConsoleAdmin | undefined;
-    return !!admin && allows(access, admin, 'write') && spec.allowed(admin);
-  };
+  const permitted = permittedTo(access, spec.allowed);
   return {
     actionType: 'record',
     component: false,
@@ -84,10 +87,7 @@ export interface FormActionSpec {
  * Its answer may carry a one-time secret, which the page shows with a Copy button until closed.
  */
 export function formAction(access: RoleAccess, spec: FormActionSpec): Partial<Action<ActionResponse>> {
-  const permitted = (context: ActionContext) => {
-    const admin = context.currentAdmin as ConsoleAdmin | undefined;
-    return !!admin && allows(access, admin, 'write') && spec.allowed(admin);
-  };
+  const permitted = permittedTo(access, spec.allowed);
   return {
     actionType: 'record',
     component: 'ActionForm',
