@@ -19,9 +19,9 @@ export const action: Action<TenantUpdateFlags> = async (cli, flags) => {
   const timezone = cli.optional(flags.timezone, { flag: '--timezone', schema: schoolChangesInput.shape.timezone.unwrap() });
   const storageLimit = cli.optional(flags.storageLimitMb, { flag: '--storage-limit-mb', schema: z.coerce.number().pipe(schoolChangesInput.shape.storage_limit_mb.unwrap()) });
   const country = cli.optional(flags.country, { flag: '--country', schema: schoolChangesInput.shape.country.unwrap() });
-  // An empty value is not 0: z.coerce would read '' as 0 and lift every SMS off the school by mistake.
+  // An empty value is not 0 (as Number('') would have it): that would stop every SMS of the school by mistake.
   const smsLimit = cli.optional(flags.smsMonthlyLimit, {
-    flag: '--sms-monthly-limit', schema: z.string().trim().min(1, 'must be a whole number').pipe(z.coerce.number().pipe(schoolChangesInput.shape.sms_monthly_limit.unwrap())),
+    flag: '--sms-monthly-limit', schema: z.string().trim().min(1, 'must be a whole number').transform(Number).pipe(schoolChangesInput.shape.sms_monthly_limit.unwrap()),
   });
   if ([name, timezone, storageLimit, country, smsLimit].every((v) => v === undefined)) {
     throw new UsageError('Nothing to change: give --name, --timezone, --storage-limit-mb, --country and/or --sms-monthly-limit');
