@@ -1,8 +1,8 @@
 import { cert, deleteApp, initializeApp } from 'firebase-admin/app';
 import { getMessaging } from 'firebase-admin/messaging';
-import { HttpsProxyAgent } from 'https-proxy-agent';
 import type { Logger } from 'pino';
 import type { PushMessage, PushProvider, PushResult } from './provider.js';
+import { tunnelAgent } from './tunnel.js';
 
 export interface FcmOptions {
   serviceAccountFile: string;
@@ -56,7 +56,7 @@ const MAX_SOCKETS = 64;
  */
 export function createFcmProvider(options: FcmOptions, log: Logger): PushProvider {
   // Kept alive: without it every push opens a new tunnel and TLS session to Google, most of a send's cost.
-  const agent = options.httpsProxy ? new HttpsProxyAgent(options.httpsProxy, { keepAlive: true, maxSockets: MAX_SOCKETS }) : undefined;
+  const agent = options.httpsProxy ? tunnelAgent(options.httpsProxy, { maxSockets: MAX_SOCKETS }) : undefined;
   const app = initializeApp(
     { credential: cert(options.serviceAccountFile, agent), ...(agent ? { httpAgent: agent } : {}) },
     `school-platform-push-${++appSeq}`,

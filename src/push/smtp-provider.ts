@@ -11,8 +11,12 @@ export interface SmtpOptions {
   ca?: string;
 }
 
-/** Connections kept open to the relay: the worker sends concurrently, one message at a time on each. */
-const MAX_CONNECTIONS = 16;
+/**
+ * Connections kept open to the relay: the worker sends concurrently, one message at a time on each,
+ * so this caps e-mail at about this many per round trip of a message (within Postfix's default of 50
+ * connections from one client).
+ */
+const MAX_CONNECTIONS = 32;
 
 /**
  * Sorts a failed send: a 5xx reply is refused for good (`smtp <code>`); a 4xx reply, a refused

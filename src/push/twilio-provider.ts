@@ -1,7 +1,7 @@
 import https from 'node:https';
-import { HttpsProxyAgent } from 'https-proxy-agent';
 import type { Logger } from 'pino';
 import type { SendResult, SmsMessage, SmsProvider } from './provider.js';
+import { tunnelAgent } from './tunnel.js';
 
 export interface TwilioOptions {
   accountSid: string;
@@ -47,7 +47,7 @@ export function twilioResult(status: number, body: string): SendResult {
 export function createTwilioProvider(options: TwilioOptions, log: Logger): SmsProvider {
   const tls = options.ca ? { ca: options.ca } : {};
   const agent = options.httpsProxy
-    ? new HttpsProxyAgent(options.httpsProxy, { keepAlive: true, maxSockets: MAX_SOCKETS, ...tls })
+    ? tunnelAgent(options.httpsProxy, { maxSockets: MAX_SOCKETS, ...tls })
     : new https.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS, ...tls });
   const url = new URL(`${API}/2010-04-01/Accounts/${options.accountSid}/Messages.json`);
   const authorization = `Basic ${Buffer.from(`${options.accountSid}:${options.authToken}`).toString('base64')}`;

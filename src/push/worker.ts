@@ -16,6 +16,12 @@ const POLL_MS = 1_000;
  * would cap an instance at a few dozen a second.
  */
 const SEND_CONCURRENCY = 64;
+/**
+ * Sent records are marked this many at a time, as they come: one statement for several (a commit per
+ * message would cost more than its send), yet a crash resends at most these and the sends in flight,
+ * not a whole pass.
+ */
+const SENT_CHUNK = 25;
 
 export type Outcome = 'sent' | 'failed' | 'retry' | 'skipped';
 
@@ -94,7 +100,7 @@ export async function deliverRow(ctx: AppContext, row: OutboxRow, options: { ret
 }
 
 /**
- * Records the records a pass sent in one statement (a row's `provider_id` by a CASE on its id),
+ * Records some records sent in one statement (a row's `provider_id` by a CASE on its id),
  * instead of one commit each: on MySQL a commit is a log flush, the cost of a send once gateways
  * answer fast. A PIN set-up SMS drops its link as recordOutcome does.
  */
@@ -128,7 +134,7 @@ export async function deliverDue(ctx: AppContext, options: { now?: Date; limit?:
 /**
  * Claims the due records (one transaction), composes the SMS and e-mails among them together (their
  * items read once, their links made in one statement), then sends them all, SEND_CONCURRENCY at a
- * time, and records those sent in one statement; a failure is recorded as it comes.
+ * time, and records those sent SENT_CHUNK to a statement; a failure is recorded as it comes.
  */
 async function deliverDueNotifications(ctx: AppContext, now: Date, options: { limit?: number; stopping?: () => boolean }) {
   const counts = { claimed: 0, sent: 0, failed: 0, retry: 0, skipped: 0 };
@@ -145,13 +151,24 @@ async function deliverDueNotifications(ctx: AppContext, now: Date, options: { li
     for (const row of claimed) counts[(await recordOutcome(ctx, row, row.address ? failure : null, { retry: true })).outcome]++;
     return counts;
   }
-  const sent: Array<{ row: OutboxRow; id?: string }> = [];
+  let sent: Array<{ row: OutboxRow; id?: string }> = [];
+  const markSent = async () => {
+    const chunk = sent;
+    sent = [];
+    // Read after the await: lanes mark their chunks at the same time.
+    const marked = await recordSent(ctx, chunk, new Date());
+    counts.sent += marked;
+  };
   await inParallel(claimed, SEND_CONCURRENCY, async (row) => {
     const result = await sendRow(ctx, row, messages.get(row.id));
-    if (result?.ok) sent.push({ row, id: result.id });
-    else counts[(await recordOutcome(ctx, row, result, { retry: true })).outcome]++;
+    if (!result?.ok) {
+      counts[(await recordOutcome(ctx, row, result, { retry: true })).outcome]++;
+      return;
+    }
+    sent.push({ row, id: result.id });
+    if (sent.length >= SENT_CHUNK) await markSent();
   });
-  counts.sent = await recordSent(ctx, sent, new Date());
+  await markSent();
   return counts;
 }
 

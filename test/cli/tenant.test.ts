@@ -137,6 +137,38 @@ describe('admin create', () => {
   });
 });
 
+describe('tenant update --country --sms-monthly-limit', () => {
+  it('sets the school\'s country and SMS limit as PUT /web-app/school does; an invalid one exits 2 with the API\'s message, changing nothing', async () => {
+    const token = await signIn(t, 'head@maple.example.org', 'maple password');
+    const run = await runCli(env, ['tenant', 'update', '--id', 'maple', '--country', 'gb', '--sms-monthly-limit', '250', '--json']);
+    expect(run.code).toBe(0);
+    expect(run.json).toMatchObject({ id: 'maple', country: 'GB', sms_monthly_limit: 250, sms_used_this_month: 0 });
+    expect((await t.api.get('/web-app/school').set(bearer(token))).body.data).toMatchObject({ country: 'GB', sms_monthly_limit: 250 });
+    const text = await runCli(env, ['tenant', 'update', '--id', 'maple', '--sms-monthly-limit', '0']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('country GB, SMS 0 of 0 this month');
+
+    for (const [flag, value, field, body] of [
+      ['--country', 'XX', 'country', { country: 'XX' }], ['--country', 'USA', 'country', { country: 'USA' }],
+      ['--sms-monthly-limit', '-1', 'sms_monthly_limit', { sms_monthly_limit: -1 }], ['--sms-monthly-limit', '2.5', 'sms_monthly_limit', { sms_monthly_limit: 2.5 }],
+    ] as const) {
+      const api = await t.api.put('/web-app/school').set(bearer(token)).send(body);
+      expect(api.status).toBe(400);
+      const detail = (api.body.error.details as Array<{ field: string; message: string }>)[0]!;
+      expect(detail.field).toBe(field);
+      const bad = await runCli(env, ['tenant', 'update', '--id', 'maple', flag, value]);
+      expect({ value, code: bad.code }).toEqual({ value, code: 2 });
+      expect(bad.stderr).toContain(`Invalid ${flag}: ${detail.message}`);
+    }
+    for (const value of ['', 'ten']) {
+      const bad = await runCli(env, ['tenant', 'update', '--id', 'maple', '--sms-monthly-limit', value]);
+      expect({ value, code: bad.code }).toEqual({ value, code: 2 });
+      expect(bad.stderr).toContain('--sms-monthly-limit');
+    }
+    expect(await School.findByPk('maple', { attributes: ['country', 'sms_monthly_limit'], raw: true })).toEqual({ country: 'GB', sms_monthly_limit: 0 });
+  });
+});
+
 describe('help', () => {
   it('lists the command groups from the installed binary, and each command\'s flags', async () => {
     const root = await runCli(env, ['--help'], { viaBin: true });

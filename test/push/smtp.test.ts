@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import pino from 'pino';
+import { createApp } from '../../src/app.js';
 import { AuditEvent, LinkToken, Notice, Notification, Parent, Read } from '../../src/models/index.js';
 import { closePushProvider } from '../../src/push/providers.js';
 import { createSmtpProvider } from '../../src/push/smtp-provider.js';
 import { deliverDue } from '../../src/push/worker.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { checkedSupertest } from '../helpers/openapi-check.js';
 import { adminUser, bearer, expectError, parent, parentLogin, school, student, type SchoolFixture } from '../helpers/fixtures.js';
 import { startMailbox, throwawayCa, type Mailbox, type ReceivedMail, type ThrowawayCa } from '../helpers/gateways.js';
 
@@ -307,6 +310,49 @@ describe("a parent's own e-mail address", () => {
 });
 
 describe('link tokens', () => {
+  it('appear in no log line: not of the worker, a provider that had to retry, nor the requests that opened their pages', async () => {
+    const lines: string[] = [];
+    const logged = { ...t.ctx, log: pino({ level: 'trace' }, new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } })) };
+    const api = checkedSupertest(createApp(logged).app);
+    const tokens: string[] = [];
+    // What earlier tests left to send goes first, so that the refusal below meets this notice's e-mail.
+    while ((await deliverDue(t.ctx, { now: new Date(Date.now() + 86_400_000) })).claimed > 0);
+    try {
+      const fam = await family();
+      await api.post('/web-app/noticeboard').set(bearer(a.adminToken)).send({ notice_title: 'Logged notice', notice_desc: 'Read it.', audience: { student_ids: [fam.child] } }).expect(201);
+      mailbox.refusals.push(451);
+      expect(await deliverDue(logged)).toMatchObject({ retry: 1 });
+      const before = mailbox.mails.length;
+      expect(await deliverDue(logged, { now: new Date(Date.now() + 6_000) })).toMatchObject({ sent: 1 });
+      const mail = (await mailbox.waitFor(before + 1)).slice(before).find((m) => m.envelope.to[0] === fam.email)!;
+      const view = linkIn(mail, '/v/');
+      const unsubscribe = linkIn(mail, '/u/');
+      await api.get(view).expect(200);
+      await api.get(unsubscribe).expect(200);
+      await api.post(unsubscribe).type('form').send('List-Unsubscribe=One-Click').expect(200);
+
+      const own = await family(null);
+      const session = await parentLogin(t, own.phone, own.pin, a.schoolId);
+      await api.put('/parent-app/profile').set(bearer(session)).send({ email: 'logged@example.org' }).expect(200);
+      const sent = mailbox.mails.length;
+      await deliverDue(logged);
+      const verify = linkIn((await mailbox.waitFor(sent + 1)).slice(sent).find((m) => m.envelope.to[0] === 'logged@example.org')!, '/e/');
+      await api.get(verify).expect(200);
+      tokens.push(...[view, unsubscribe, verify].map((p) => p.split('/')[2]!));
+    } finally {
+      await closePushProvider(logged);
+    }
+    const log = lines.join('');
+    // The lines are there: the retried send, and each page's request with its token redacted.
+    expect(log).toContain('smtp send failed');
+    for (const page of ['/v/', '/u/', '/e/']) expect(log).toContain(`${page}[REDACTED]`);
+    expect(tokens).toHaveLength(3);
+    for (const token of tokens) {
+      expect(log).not.toContain(token);
+      expect(log).not.toContain(token.slice(0, 22));
+    }
+  });
+
   it('appear in no record, audit event or export: only in the messages sent', async () => {
     const fam = await family();
     await notice(fam.child, 'Token check');

@@ -219,8 +219,13 @@ describe("Twilio's callbacks", () => {
     // A signature of other parameters.
     const other = twilio.getExpectedTwilioSignature(TWILIO_AUTH_TOKEN, `${PUBLIC}/webhooks/twilio/status`, { ...params, ErrorCode: '1' });
     expectError(await t.api.post('/webhooks/twilio/status').type('form').set('X-Twilio-Signature', other).send(params), 403, 'FORBIDDEN');
-    expectError(await t.api.post('/webhooks/twilio/inbound').type('form').send({ From: '+919876543210', Body: 'STOP' }), 403, 'FORBIDDEN');
+    const fam = await family();
+    const stop = { From: `+91${fam.phone}`, Body: 'STOP' };
+    expectError(await t.api.post('/webhooks/twilio/inbound').type('form').send(stop), 403, 'FORBIDDEN');
+    expectError(await twilioCallback(t, '/webhooks/twilio/inbound', stop, 'another-account-token'), 403, 'FORBIDDEN');
     expect(await Notification.findByPk(record.id, { raw: true })).toMatchObject({ status: 'sent', last_error: null });
+    const token = await parentLogin(t, fam.phone, fam.pin, a.schoolId);
+    expect((await t.api.get('/parent-app/notification-preferences').set(bearer(token))).body.data.channels).toEqual({ push: true, email: true, sms: true });
   });
 
   it('turns SMS off for every parent with the phone, in every school, on STOP (any case, trimmed), and on again on START', async () => {

@@ -103,7 +103,9 @@ async function batchItems(ctx: AppContext, school: SchoolFacts, parentIds: numbe
     const timing = held ? { deliver_after: held } : {};
     const pushes = on(p?.channel_push) ? family.devices.map((d): OutboxItem => ({ ...target, ...timing, channel: 'push', session_id: d.session_id, address: d.token })) : [];
     const email: OutboxItem[] = family.email && on(p?.channel_email) ? [{ ...target, ...timing, channel: 'email', address: family.email, extra }] : [];
-    const phone = on(p?.channel_sms) ? e164(family.phone, school.country) : undefined;
+    // The phone is read (libphonenumber, the costliest step of a large fan-out) only for a family an SMS goes to.
+    const texted = news.urgent || (pushes.length === 0 && email.length === 0);
+    const phone = texted && on(p?.channel_sms) ? e164(family.phone, school.country) : undefined;
     const sms: OutboxItem[] = phone === undefined ? []
       : phone === null ? [{ ...target, channel: 'sms', address: family.phone, extra, status: 'failed', last_error: INVALID_PHONE }]
       : [{ ...target, ...timing, channel: 'sms', address: phone, extra }];
