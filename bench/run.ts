@@ -125,6 +125,12 @@ function buildService(): string {
   return entry;
 }
 
+/**
+ * glibc's malloc as README's production guide has operators set it (one arena, large
+ * buffers mapped and given back when freed); the express.static ceiling of the attachments gets it too.
+ */
+const mallocEnv = { MALLOC_ARENA_MAX: '1', MALLOC_MMAP_THRESHOLD_: '98304' };
+
 function serviceEnv(meta: DatasetMeta, port: number, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const runDir = path.join(dataDir, `${meta.name}-run`);
   mkdirSync(runDir, { recursive: true });
@@ -132,6 +138,7 @@ function serviceEnv(meta: DatasetMeta, port: number, extra: NodeJS.ProcessEnv = 
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     NODE_ENV: 'production',
+    ...mallocEnv,
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
@@ -341,7 +348,7 @@ async function measureAttachments(main: Dataset): Promise<void> {
         const port = await freePort();
         return startServer({
           name: 'ceiling-static', args: ['--import', 'tsx', path.join(benchDir, 'ceiling-static.ts')],
-          env: { PATH: process.env.PATH, NODE_ENV: 'production', PORT: String(port), STATIC_DIR: dir }, cwd: repoRoot, port, readyPath: null,
+          env: { PATH: process.env.PATH, NODE_ENV: 'production', ...mallocEnv, PORT: String(port), STATIC_DIR: dir }, cwd: repoRoot, port, readyPath: null,
         });
       },
       sizes: smoke ? smokeSizes : fullSizes,

@@ -6,7 +6,7 @@ import { Attachment, AuditEvent, School } from '../../src/models/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { cliEnv, runCli } from '../helpers/cli.js';
 import { adminUser, bearer, expectError, parent, parentLogin, school, staffLogin, staffMember, student, type SchoolFixture } from '../helpers/fixtures.js';
-import { animatedGif, cameraJpeg, fetchFile, pdf, pngBomb, pngWithText, SECRETS, upload } from '../helpers/images.js';
+import { animatedGif, cameraJpeg, fetchFile, gifAnimationBomb, pdf, pngBomb, pngWithText, SECRETS, upload, webpAnimationBomb } from '../helpers/images.js';
 
 /** Uploads (CONTRACT.md section 25): what is taken, how images are rebuilt, what is refused, and what stays behind. */
 let t: TestApp;
@@ -177,6 +177,34 @@ describe('what is refused, leaving nothing behind', () => {
     expect(await Attachment.count()).toBe(rows + 1);
     expect(await usedBytes(a.schoolId)).toBeGreaterThan(used);
     expect(leftInTemp()).toEqual([]);
+  });
+
+  it('refuses an animated GIF or WebP whose frames together pass 50 megapixels, each frame within it (400 from the header), and stays ready', async () => {
+    const rows = await Attachment.count();
+    const files = storedFiles().length;
+    const used = await usedBytes(a.schoolId);
+    // 2000 x 2000 is 4 megapixels a frame: thirteen frames are 52 together, a few hundred bytes sent.
+    const cases: Array<[string, Buffer, string]> = [
+      ['bomb.gif', gifAnimationBomb(2000, 2000, 13), 'image/gif'],
+      ['bomb.webp', await webpAnimationBomb(2000, 2000, 13), 'image/webp'],
+    ];
+    for (const [name, content, type] of cases) {
+      expect(content.length).toBeLessThan(1024);
+      const res = await upload(t, 'teachers-app', teacher, content, name, type);
+      expectError(res, 400, 'BAD_REQUEST');
+      expect(res.body.error.details).toEqual([{ field: 'file', message: 'declares more than 50,000,000 pixels' }]);
+    }
+    expect((await t.api.get('/readyz')).status).toBe(200);
+    expect(await Attachment.count()).toBe(rows);
+    expect(storedFiles().length).toBe(files);
+    expect(await usedBytes(a.schoolId)).toBe(used);
+    expect(leftInTemp()).toEqual([]);
+    // The same shape within the bound is taken: the refusal is the frames' pixels together, nothing else.
+    for (const [name, content, type] of [['small.gif', gifAnimationBomb(400, 300, 5), 'image/gif'], ['small.webp', await webpAnimationBomb(400, 300, 5), 'image/webp']] as const) {
+      const res = await upload(t, 'teachers-app', teacher, content, name, type);
+      expect(res.status).toBe(201);
+      expect(res.body.data).toMatchObject({ content_type: type, width: 400, height: 300 });
+    }
   });
 
   it('refuses a file over 20 MiB with 413 whatever its content, and takes one of exactly 20 MiB', async () => {

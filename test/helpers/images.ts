@@ -95,6 +95,54 @@ export async function animatedGif(width: number, height: number, frames = 3): Pr
   return sharp(stills, { join: { animated: true } }).gif({ delay: stills.map(() => 100), loop: 0 }).toBuffer();
 }
 
+/**
+ * An animated GIF on a `width` x `height` canvas whose `frames` frames are each one pixel: a few
+ * hundred bytes that a decoder renders as `frames` full canvases.
+ */
+export function gifAnimationBomb(width: number, height: number, frames: number): Buffer {
+  const screen = Buffer.alloc(7);
+  screen.writeUInt16LE(width, 0);
+  screen.writeUInt16LE(height, 2);
+  screen[4] = 0x80; // a global table of two colours
+  const palette = Buffer.from([255, 0, 0, 0, 255, 0]);
+  const loop = Buffer.concat([Buffer.from([0x21, 0xff, 0x0b]), Buffer.from('NETSCAPE2.0'), Buffer.from([0x03, 0x01, 0x00, 0x00, 0x00])]);
+  const frame = (i: number) => {
+    const control = Buffer.from([0x21, 0xf9, 0x04, 0x04, 10, 0, 0, 0]);
+    const descriptor = Buffer.alloc(10);
+    descriptor[0] = 0x2c;
+    // Every other frame at the far corner: a decoder that doubts a large screen size still spans the canvas.
+    descriptor.writeUInt16LE((i % 2) * (width - 1), 1);
+    descriptor.writeUInt16LE((i % 2) * (height - 1), 3);
+    // LZW with 3-bit codes: clear (4), the pixel's colour, end (5).
+    const colour = i % 2;
+    const lzw = Buffer.from([0x02, 0x02, 4 | (colour << 3) | ((5 & 3) << 6), 5 >> 2, 0x00]);
+    descriptor.writeUInt16LE(1, 5);
+    descriptor.writeUInt16LE(1, 7);
+    return Buffer.concat([control, descriptor, lzw]);
+  };
+  return Buffer.concat([Buffer.from('GIF89a'), screen, palette, loop, ...Array.from({ length: frames }, (_, i) => frame(i)), Buffer.from([0x3b])]);
+}
+
+const riffChunk = (type: string, payload: Buffer) => {
+  const head = Buffer.alloc(8);
+  head.write(type, 0, 'latin1');
+  head.writeUInt32LE(payload.length, 4);
+  return Buffer.concat([head, payload, Buffer.alloc(payload.length % 2)]);
+};
+const uint24 = (n: number) => Buffer.from([n & 0xff, (n >> 8) & 0xff, (n >> 16) & 0xff]);
+
+/** An animated WebP on a `width` x `height` canvas whose `frames` frames are each one lossless pixel. */
+export async function webpAnimationBomb(width: number, height: number, frames: number): Promise<Buffer> {
+  const pixel = await sharp({ create: { width: 1, height: 1, channels: 3, background: { r: 255, g: 0, b: 0 } } }).webp({ lossless: true }).toBuffer();
+  // A simple lossless WebP: RIFF, size, WEBP, then its one VP8L chunk.
+  const bitstream = pixel.subarray(12);
+  const vp8x = Buffer.concat([Buffer.from([0x02, 0, 0, 0]), uint24(width - 1), uint24(height - 1)]);
+  const anim = Buffer.from([0, 0, 0, 0, 0, 0]);
+  const frame = (i: number) => riffChunk('ANMF', Buffer.concat([uint24(Math.floor(((i % 2) * (width - 1)) / 2)), uint24(Math.floor(((i % 2) * (height - 1)) / 2)), uint24(0), uint24(0), uint24(100), Buffer.from([0]), bitstream]));
+  const body = Buffer.concat([Buffer.from('WEBP'), riffChunk('VP8X', vp8x), riffChunk('ANIM', anim), ...Array.from({ length: frames }, (_, i) => frame(i))]);
+  return riffChunk('RIFF', body);
+}
+
 /** A small PDF, its bytes as they must come back. */
 export const pdf = (text = 'Fee circular') =>
   Buffer.from(`%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\n% ${text}\ntrailer << /Root 1 0 R >>\n%%EOF\n`);

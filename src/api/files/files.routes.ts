@@ -1,4 +1,3 @@
-import { pipeline } from 'node:stream/promises';
 import type { Express, Request, Response } from 'express';
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../errors.js';
@@ -36,7 +35,7 @@ export function mountFiles(app: Express, ctx: AppContext): void {
     const fresh = matches(req.headers['if-none-match'], file.etag);
     // A refusal (416, or 404 for a file gone from the store) is decided before any of the file's headers are set.
     const range = fresh ? null : requestedRange(req, file.size, file.etag);
-    const bytes = fresh || req.method === 'HEAD' ? null : await ctx.files.get(file.key, range ?? undefined);
+    const bytes = fresh || req.method === 'HEAD' ? null : await ctx.files.get(file.key, range ?? undefined, file.size);
     // The row outlived its file (removed from the store by hand): as good as deleted.
     if (!fresh && req.method !== 'HEAD' && !bytes) throw notFound('File');
     // Set one by one: Express's res.set() looks each content type up again to add a charset.
@@ -60,10 +59,14 @@ export function mountFiles(app: Express, ctx: AppContext): void {
       res.end();
       return;
     }
-    await pipeline(bytes, res).catch((err: Error) => {
+    // A plain pipe (no promise, no end-of-stream bookkeeping): a read that fails cuts the answer,
+    // and a client that leaves early frees the descriptor.
+    bytes.once('error', (err) => {
       req.log.warn({ err }, 'sending a file failed');
       res.destroy();
     });
+    res.once('close', () => bytes.destroy());
+    bytes.pipe(res);
   };
   app.get('/files/:id', serve('file'));
   app.get('/files/:id/thumbnail', serve('thumbnail'));

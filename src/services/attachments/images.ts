@@ -18,6 +18,10 @@ function sharpOf(): Promise<(input: string, options: SharpOptions) => Sharp> {
   loaded ??= import('sharp').then(({ default: sharp }) => {
     // Each image is decoded once: libvips's cache of operations would only hold memory.
     sharp.cache(false);
+    // One libvips thread an image (sharp's own choice on glibc, unless MALLOC_ARENA_MAX is set, as
+    // production should: README): one image at a time leaves the other core to the event loop,
+    // and every extra thread would keep a malloc arena of its own.
+    sharp.concurrency(1);
     return sharp;
   });
   return loaded;

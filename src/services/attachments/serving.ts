@@ -55,14 +55,24 @@ export async function fileToServe(ctx: AppContext, idText: string, variant: File
 export const rangeNotSatisfiable = (size: number) =>
   new AppError('RANGE_NOT_SATISFIABLE', `The range asked for lies beyond the file's ${size} bytes`, undefined, { 'Content-Range': `bytes */${size}` });
 
+const dispositions = new Map<string, string>();
+
 /**
  * `Content-Disposition` with the name as RFC 8187 spells it (`filename*=UTF-8''...`, every byte
  * outside its attr-char percent-encoded), after an ASCII `filename=` for clients that read no other.
+ * Made once a name and kept (a bounded map): a feed's thumbnails ask for the same names again and again.
  */
 export function contentDisposition(disposition: 'inline' | 'attachment', name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
-  const encoded = Array.from(Buffer.from(name, 'utf8'))
-    .map((b) => (/[A-Za-z0-9!#$&+\-.^_`|~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`))
-    .join('');
-  return `${disposition}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+  const key = `${disposition}:${name}`;
+  let header = dispositions.get(key);
+  if (header === undefined) {
+    const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+    const encoded = Array.from(Buffer.from(name, 'utf8'))
+      .map((b) => (/[A-Za-z0-9!#$&+\-.^_`|~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`))
+      .join('');
+    header = `${disposition}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+    if (dispositions.size >= 5000) dispositions.clear();
+    dispositions.set(key, header);
+  }
+  return header;
 }
