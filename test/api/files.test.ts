@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createHmac } from 'node:crypto';
-import { existsSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, existsSync, openSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { Attachment } from '../../src/models/index.js';
 import { signedFileUrl } from '../../src/services/attachments/urls.js';
@@ -166,5 +167,41 @@ describe('refusals', () => {
     rmSync(file);
     expect((await fetchFile(t, lost.url)).status).toBe(404);
     expect((await fetchFile(t, document.url)).status).toBe(200);
+  });
+});
+
+describe('a local disk that does not answer', () => {
+  let slow: TestApp;
+  let teacherOfSlow: string;
+  beforeAll(async () => {
+    slow = await startTestApp({}, { storageTimeoutMs: 1000 });
+    const b = await school(slow);
+    const s = await staffMember(b.schoolId);
+    teacherOfSlow = await staffLogin(slow, s.phone, s.pin, b.schoolId);
+  });
+  afterAll(async () => slow.close());
+
+  it('answers that file request 503 with Retry-After in the store time, and keeps serving the others', async () => {
+    const hung = (await upload(slow, 'teachers-app', teacherOfSlow, pdf('on a hung mount'), 'hung.pdf', 'application/pdf')).body.data;
+    const fine = (await upload(slow, 'teachers-app', teacherOfSlow, pdf('on a good disk'), 'fine.pdf', 'application/pdf')).body.data;
+    const row = await Attachment.findByPk(hung.id, { raw: true });
+    const file = path.join(slow.ctx.config.dataDir, 'files', ...row!.storage_key.split('/'));
+    // A FIFO with no writer: opening it for reading waits, as a read from a hung network mount does.
+    rmSync(file);
+    execFileSync('mkfifo', [file]);
+    try {
+      const started = Date.now();
+      const res = await fetchFile(slow, hung.url);
+      expect({ status: res.status, code: res.json?.error?.code, retry: Number(res.headers['retry-after']) > 0 }).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE', retry: true });
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect((await fetchFile(slow, fine.url)).status).toBe(200);
+    } finally {
+      // Releases the worker thread still waiting on the open.
+      try {
+        closeSync(openSync(file, constants.O_WRONLY | constants.O_NONBLOCK));
+      } catch {
+        // no reader waits any more
+      }
+    }
   });
 });

@@ -16,7 +16,7 @@ export interface ByteRange {
 /**
  * Where attachments' bytes live: the one small interface both drivers implement. Every call answers
  * within the configured time or fails with a 503 (`storeUnavailable`), so a silent store costs the
- * request that needed it, never a hung one (the local driver's reads excepted: see LocalStore.get).
+ * request that needed it, never a hung one.
  */
 export interface FileStore {
   readonly driver: 'local' | 's3';
@@ -97,8 +97,9 @@ class LocalStore implements FileStore {
   }
 
   /**
-   * Read straight from the disk, without the timer, abort signal and promise race the store's other
-   * calls get: /files reads a file per request, and a local disk answers or fails rather than hangs.
+   * Read straight from the disk with one plain timer on the open, not the abort signal and promise
+   * race of the store's other calls: /files reads a file per request. A disk that does not open the
+   * file in time (a hung network mount) still costs only this request, a 503.
    * Asked for exactly its bytes (the range, or the whole file when its size is known), the stream
    * reads them in one 256 KiB chunk or a few, never once more to find the end, and never copies a
    * chunk read short.
@@ -107,12 +108,19 @@ class LocalStore implements FileStore {
     const bytes = range ?? (size ? { start: 0, end: size - 1 } : undefined);
     return new Promise((resolve, reject) => {
       const stream = createReadStream(this.file(key), { highWaterMark: 256 * 1024, ...bytes });
+      const timer = setTimeout(() => {
+        stream.off('error', failed);
+        stream.destroy();
+        reject(storeUnavailable());
+      }, this.timeoutMs);
       const failed = (err: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
         if (err.code === 'ENOENT') resolve(null);
         else reject(Object.assign(storeUnavailable(), { cause: err }));
       };
       stream.once('error', failed);
       stream.once('ready', () => {
+        clearTimeout(timer);
         stream.off('error', failed);
         resolve(stream);
       });
