@@ -130,12 +130,14 @@ async function select<T extends object>(ctx: AppContext, sql: string, params: Re
  * Each item with its `form` (null without one) as the caller is shown it: parents with their own
  * responses, oldest first; staff and admins with the response count. One query for the page's
  * forms and, for a parent, one for their responses; none when no item of the page has a form.
+ * The views are the caller's own, made for this answer: each is completed in place, not copied.
  */
 export async function attachForms<T extends object>(
   ctx: AppContext, principal: Principal, items: Array<{ view: T; formId: unknown }>, transaction?: Transaction,
 ): Promise<Array<T & { form: FormView | null }>> {
   const ids = [...new Set(items.filter((i) => i.formId != null).map((i) => Number(i.formId)))];
-  if (ids.length === 0) return items.map((i) => ({ ...i.view, form: null }));
+  const withForm = (view: T, form: FormView | null) => Object.assign(view, { form });
+  if (ids.length === 0) return items.map((i) => withForm(i.view, null));
   const school = principal.schoolId;
   const forms = new Map(
     (await select<FormRow>(ctx, `SELECT ${FORM_COLUMNS} FROM forms f WHERE f.school_id = :school AND f.id IN (:ids)`, { school, ids }, transaction)).map((r) => [Number(r.id), formOf(r)]),
@@ -153,8 +155,8 @@ export async function attachForms<T extends object>(
   }
   return items.map(({ view, formId }) => {
     const form = formId == null ? undefined : forms.get(Number(formId));
-    if (!form) return { ...view, form: null };
-    return { ...view, form: principal.type === 'parent' ? { ...baseView(form), my_responses: mine.get(form.id) ?? [] } : staffFormView(form) };
+    if (!form) return withForm(view, null);
+    return withForm(view, principal.type === 'parent' ? { ...baseView(form), my_responses: mine.get(form.id) ?? [] } : staffFormView(form));
   });
 }
 

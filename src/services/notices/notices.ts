@@ -109,7 +109,9 @@ interface NoticeRow extends Omit<NoticeView, 'is_important' | 'is_urgent' | 'sch
   attachment_ids: unknown;
 }
 
-const view = (r: NoticeRow, audience: Audience | null = null): Omit<NoticeView, 'form' | 'attachments'> => ({
+/** Built whole, once per row, as the activities' views are. */
+function view(r: NoticeRow, audience: Audience | null, attachments: AttachmentView[]): Omit<NoticeView, 'form'> {
+  const v: Omit<NoticeView, 'form'> = {
   id: Number(r.id),
   school_id: r.school_id,
   notice_title: r.notice_title,
@@ -126,8 +128,11 @@ const view = (r: NoticeRow, audience: Audience | null = null): Omit<NoticeView, 
   published_at: iso(r.published_at),
   created_at: iso(r.created_at)!,
   updated_at: iso(r.updated_at)!,
-  ...(r.read_at !== undefined ? { read_at: iso(r.read_at) } : {}),
-});
+  attachments,
+  };
+  if (r.read_at !== undefined) v.read_at = iso(r.read_at);
+  return v;
+}
 
 const COLUMNS = 'n.id, n.school_id, n.notice_title, n.notice_desc, n.notice_type, n.is_important, n.created_by_type, n.created_by_id, n.audience_scope, n.is_urgent, n.publish_at, n.published_at, n.created_at, n.updated_at, n.form_id, n.attachment_ids';
 /** Pinned first, then newest: the order of (school_id, notice_deleted, is_important, created_at, id) read backwards. */
@@ -147,13 +152,13 @@ async function views(ctx: AppContext, principal: Principal, rows: NoticeRow[], t
     audiencesOf(principal.schoolId, 'noticeboard', rows.filter((r) => Number(r.audience_scope) === 1).map((r) => Number(r.id)), transaction),
     attachmentsOf(ctx, principal.schoolId, rows.map((r) => r.attachment_ids), transaction),
   ]);
-  return attachForms(ctx, principal, rows.map((r, i) => ({ view: { ...view(r, audiences.get(Number(r.id)) ?? null), attachments: files[i]! }, formId: r.form_id })), transaction);
+  return attachForms(ctx, principal, rows.map((r, i) => ({ view: view(r, audiences.get(Number(r.id)) ?? null, files[i]!), formId: r.form_id })), transaction);
 }
 
 /** Rows of the parents' board as the parent is shown them, with their attachments, forms and the parent's own responses. */
 async function parentViews(ctx: AppContext, principal: Principal, rows: Array<NoticeRow & { audience_list: unknown }>): Promise<NoticeView[]> {
   const files = await attachmentsOf(ctx, principal.schoolId, rows.map((r) => r.attachment_ids));
-  return attachForms(ctx, principal, rows.map((r, i) => ({ view: { ...view(r, audienceFromColumn(r.audience_list)), attachments: files[i]! }, formId: r.form_id })));
+  return attachForms(ctx, principal, rows.map((r, i) => ({ view: view(r, audienceFromColumn(r.audience_list), files[i]!), formId: r.form_id })));
 }
 
 /**
