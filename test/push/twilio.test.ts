@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import twilio from 'twilio';
 import { createApp } from '../../src/app.js';
+import { createLogger } from '../../src/logger.js';
 import { iso } from '../../src/db.js';
 import { AuditEvent, Notification, Parent, Student } from '../../src/models/index.js';
 import { closePushProvider } from '../../src/push/providers.js';
@@ -333,6 +334,29 @@ describe('link tokens sent by SMS', () => {
         expect({ where, found: text.includes(token.slice(0, 22)) }).toEqual({ where, found: false });
       }
     }
+  });
+
+  it('appear in no log line when writing the message fails: the error logged does not carry the statement that held the link', async () => {
+    const lines: string[] = [];
+    const logged = { ...t.ctx, log: createLogger('trace', new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } })) };
+    const api = checkedSupertest(createApp(logged).app);
+    // The database refuses the set-up SMS, as it would a write it cannot make (a lock wait, a full disk).
+    const refuse = t.ctx.db.dialect === 'mysql'
+      ? "CREATE TRIGGER refuse_pin_sms BEFORE INSERT ON notifications FOR EACH ROW BEGIN IF NEW.event = 'admission_pin_setup' THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'refused'; END IF; END"
+      : "CREATE TRIGGER refuse_pin_sms BEFORE INSERT ON notifications WHEN NEW.event = 'admission_pin_setup' BEGIN INSERT INTO refused VALUES (1); END";
+    await t.ctx.db.sequelize.query(refuse);
+    try {
+      const res = await api.post('/web-app/admission-form').send({
+        school_id: a.schoolId, student: { student_full_name: 'Asha Rao', grade: '5' }, parent: { father_name: 'Ravi Rao', phone_no: uniquePhone() }, addresses: [],
+      });
+      expectError(res, 500, 'SERVER_ERROR');
+    } finally {
+      await t.ctx.db.sequelize.query('DROP TRIGGER refuse_pin_sms');
+    }
+    const log = lines.join('');
+    expect(log).toContain('request failed');
+    expect(log).toContain('refused');
+    expect(log).not.toContain('set-pin?token=');
   });
 });
 
