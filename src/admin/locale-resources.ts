@@ -81,6 +81,8 @@ export const resourceLabels: Record<string, ResourceWords> = {
       id: 'School ID', name: 'Name', timezone: 'Time zone', status: 'Status', storage_limit_mb: 'Storage limit (MiB)', storage_used_mb: 'Storage used (MiB)',
       country: 'Country (phone numbers)', sms_monthly_limit: 'SMS a month', sms_used_this_month: 'SMS used this month',
     },
+    // The school's one record is its settings: "School settings details" would say it twice.
+    actions: { show: 'School settings' },
   },
   schools: {
     label: 'Schools', one: 'School',

@@ -296,6 +296,7 @@ describe("the console's words", () => {
     expect(resources.webhooks!.actions).toMatchObject({ new: 'New webhook', edit: 'Edit webhook', show: 'Webhook details' });
     expect(resources.staff!.actions).toMatchObject({ new: 'New staff member', edit: 'Edit staff member', show: 'Staff member details' });
     expect(resources.students!.actions).toMatchObject({ new: 'Add a student', edit: 'Edit student' });
+    expect(resources.school_settings!.actions).toMatchObject({ edit: 'Edit school settings', show: 'School settings' });
   });
 
   it("offers the Role field's roles in the office's order and words, never the operator's", async () => {

@@ -1,15 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Writable } from 'node:stream';
 import pino from 'pino';
 import twilio from 'twilio';
+import { createApp } from '../../src/app.js';
+import { createLogger } from '../../src/logger.js';
 import { iso } from '../../src/db.js';
-import { AuditEvent, Notification, Parent } from '../../src/models/index.js';
+import { AuditEvent, Notification, Parent, Student } from '../../src/models/index.js';
 import { closePushProvider } from '../../src/push/providers.js';
 import { createTwilioProvider } from '../../src/push/twilio-provider.js';
 import { deliverDue } from '../../src/push/worker.js';
 import { twilioSignature } from '../../src/services/delivery/twilio-callbacks.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { checkedSupertest } from '../helpers/openapi-check.js';
 import { bearer, expectError, parent, parentLogin, school, student, uniquePhone, type SchoolFixture } from '../helpers/fixtures.js';
 import { startConnectProxy, startTwilioStub, throwawayCa, type ConnectProxy, type ThrowawayCa, type TwilioAnswer, type TwilioStub } from '../helpers/gateways.js';
+import { csv, studentHeader } from '../helpers/roster.js';
 import { TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, twilioCallback, twilioEnv } from '../helpers/twilio.js';
 
 /**
@@ -247,6 +252,111 @@ describe("Twilio's callbacks", () => {
     expect(Number(await sms(here.id))).toBe(0);
     await twilioCallback(t, '/webhooks/twilio/inbound', { From: `+91${phone}`, Body: 'START' }).expect(200);
     expect([Number(await sms(here.id)), Number(await sms(there.id))]).toEqual([1, 1]);
+  });
+});
+
+describe('link tokens sent by SMS', () => {
+  it('appear in no log line, record, audit event or export: PIN set-up links and post pages, queued, sent, retried after a 5xx, failed after a 4xx', async () => {
+    const lines: string[] = [];
+    const logged = { ...t.ctx, log: pino({ level: 'trace' }, new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } })) };
+    const api = checkedSupertest(createApp(logged).app);
+    // What earlier tests left to send goes first, so that the answers planned below meet these messages.
+    while ((await deliverDue(t.ctx, { now: new Date(Date.now() + 86_400_000) })).claimed > 0);
+    // Twilio's answers, in order, for each number: a 5xx is retried, a 4xx fails the message for good.
+    const busy: TwilioAnswer = { status: 503, body: { code: 20500, message: 'Service unavailable' } };
+    const refused: TwilioAnswer = { status: 400, body: { code: 21211, message: "The 'To' number is not a valid phone number." } };
+    const plan = new Map<string, TwilioAnswer[]>();
+    const planned = (answers: TwilioAnswer[], phone = uniquePhone()) => {
+      plan.set(`+91${phone}`, answers);
+      return phone;
+    };
+    const fallback = stub.fallback;
+    stub.fallback = (req) => plan.get(req.form.To!)?.shift() ?? fallback(req);
+    const shown: string[] = [];
+    // The records as the office's list shows them, at each step.
+    const listed = async () => shown.push(JSON.stringify((await api.get('/web-app/notifications').query({ channel: 'sms', limit: 100 }).set(bearer(a.adminToken)).expect(200)).body));
+    const children: number[] = [];
+    try {
+      // Queued: a new parent by the admission form, by the office's New student and by a roster import; two families' notices.
+      const applied = await api.post('/web-app/admission-form').send({
+        school_id: a.schoolId, student: { student_full_name: 'Asha Rao', grade: '5' }, parent: { father_name: 'Ravi Rao', phone_no: planned([busy]) }, addresses: [],
+      });
+      expect(applied.status).toBe(201);
+      const enrolled = await api.post('/web-app/students').set(bearer(a.adminToken)).send({
+        student: { student_full_name: 'Kiran Shah', grade: '5' }, parent: { father_name: 'Nikhil Shah', phone_no: planned([refused]) }, addresses: [],
+      });
+      expect(enrolled.status).toBe(201);
+      const roll = `LOG-${Math.random().toString(36).slice(2, 8)}`;
+      const imported = await api.post('/web-app/imports').query({ kind: 'students' }).set(bearer(a.adminToken)).set('Content-Type', 'text/csv').send(csv(studentHeader, [
+        [`${roll}-1`, 'Dev Rao', null, '5', null, null, planned([]), 'Arun Rao', null, null, null, null, null, null],
+        [`${roll}-2`, 'Mira Das', null, '5', null, null, planned([busy, refused]), 'Sunil Das', null, null, null, null, null, null],
+      ]));
+      expect(imported.body.data).toMatchObject({ created: 2, guardians_created: 2, applied: true });
+      const retried = await family(a.schoolId, planned([busy]));
+      const failing = await family(a.schoolId, planned([refused]));
+      for (const fam of [retried, failing]) {
+        await api.post('/web-app/noticeboard').set(bearer(a.adminToken)).send({ notice_title: 'Logged notice', notice_desc: 'Read it.', audience: { student_ids: [fam.child] } }).expect(201);
+      }
+      children.push(applied.body.data.student_id, enrolled.body.data.student_id, ...(await Student.findAll({ where: { school_id: a.schoolId, roll_no: [`${roll}-1`, `${roll}-2`] }, raw: true })).map((s) => s.id), retried.child, failing.child);
+      await listed();
+
+      expect(await deliverDue(logged)).toMatchObject({ claimed: 6, sent: 1, retry: 3, failed: 2 });
+      await listed();
+      expect(await deliverDue(logged, { now: new Date(Date.now() + 6_000) })).toMatchObject({ claimed: 3, sent: 2, failed: 1 });
+      await listed();
+    } finally {
+      stub.fallback = fallback;
+      await closePushProvider(logged);
+    }
+    // Every message Twilio was asked to send, retries included, and the tokens of their links.
+    const bodies = stub.requests.filter((r) => plan.has(r.form.To!)).map((r) => r.form.Body!);
+    expect(bodies).toHaveLength(9);
+    const pinTokens = [...new Set(bodies.flatMap((b) => [...b.matchAll(/\/set-pin\?token=([^\s]+)/g)].map((m) => m[1]!)))];
+    const viewTokens = [...new Set(bodies.flatMap((b) => [...b.matchAll(/\/v\/([A-Za-z0-9_-]+)/g)].map((m) => m[1]!)))];
+    expect([pinTokens.length, viewTokens.length]).toEqual([4, 3]);
+    // They work: the links are the real ones, and opening them is logged too.
+    await api.get(`/v/${viewTokens.at(-1)}`).expect(200);
+    await api.post('/parent-app/set-pin').send({ token: pinTokens[0], pin: '482913' }).expect(200);
+
+    const log = lines.join('');
+    expect(log).toContain('twilio refused a message');
+    expect(log).toContain('/v/[REDACTED]');
+    // A PIN set-up SMS keeps its link in the outbox only while it may still go (it is the message): every one has now gone or failed.
+    const exports = [];
+    for (const id of children) exports.push((await t.api.get(`/web-app/students/${id}/export`).set(bearer(a.adminToken)).expect(200)).body);
+    const stored = JSON.stringify([
+      await Notification.findAll({ where: { school_id: a.schoolId }, raw: true }),
+      await AuditEvent.findAll({ where: { school_id: a.schoolId }, raw: true }),
+      exports,
+    ]);
+    for (const token of [...pinTokens.map((p) => p.slice(p.indexOf('.') + 1)), ...viewTokens]) {
+      for (const [where, text] of [['log', log], ['stored', stored], ['shown', shown.join('')]] as const) {
+        expect({ where, found: text.includes(token.slice(0, 22)) }).toEqual({ where, found: false });
+      }
+    }
+  });
+
+  it('appear in no log line when writing the message fails: the error logged does not carry the statement that held the link', async () => {
+    const lines: string[] = [];
+    const logged = { ...t.ctx, log: createLogger('trace', new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } })) };
+    const api = checkedSupertest(createApp(logged).app);
+    // The database refuses the set-up SMS, as it would a write it cannot make (a lock wait, a full disk).
+    const refuse = t.ctx.db.dialect === 'mysql'
+      ? "CREATE TRIGGER refuse_pin_sms BEFORE INSERT ON notifications FOR EACH ROW BEGIN IF NEW.event = 'admission_pin_setup' THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'refused'; END IF; END"
+      : "CREATE TRIGGER refuse_pin_sms BEFORE INSERT ON notifications WHEN NEW.event = 'admission_pin_setup' BEGIN INSERT INTO refused VALUES (1); END";
+    await t.ctx.db.sequelize.query(refuse);
+    try {
+      const res = await api.post('/web-app/admission-form').send({
+        school_id: a.schoolId, student: { student_full_name: 'Asha Rao', grade: '5' }, parent: { father_name: 'Ravi Rao', phone_no: uniquePhone() }, addresses: [],
+      });
+      expectError(res, 500, 'SERVER_ERROR');
+    } finally {
+      await t.ctx.db.sequelize.query('DROP TRIGGER refuse_pin_sms');
+    }
+    const log = lines.join('');
+    expect(log).toContain('request failed');
+    expect(log).toContain('refused');
+    expect(log).not.toContain('set-pin?token=');
   });
 });
 
