@@ -207,6 +207,15 @@ describe('responding', () => {
     expectError(await respond(fam[2]!, gone.formId, { student_id: fam[2]!.kids[0], answers: goodAnswers, signature: 'X' }), 404, 'NOT_FOUND');
   });
 
+  it('answers 404 for an unseen form or another family\'s response before the body is judged', async () => {
+    expectError(await respond(fam[1]!, 999_999, {}), 404, 'NOT_FOUND');
+    expectError(await respond(fam[3]!, activity.formId, { student_id: 'x', answers: [] }), 404, 'NOT_FOUND');
+    const mine = await respond(fam[0]!, activity.formId, { student_id: fam[0]!.kids[0], answers: goodAnswers, signature: 'Arjun Mehta' });
+    expect(mine.status).toBe(201);
+    expectError(await change(fam[2]!, activity.formId, mine.body.data.id, {}), 404, 'NOT_FOUND');
+    expectError(await change(fam[0]!, activity.formId, 999_999, { answers: 'none' }), 404, 'NOT_FOUND');
+  });
+
   it('checks the child next: required on a per-student form, the caller\'s own, not archived, in the audience', async () => {
     const missing = await respond(fam[2]!, activity.formId, { answers: {} });
     expectError(missing, 400, 'BAD_REQUEST');
