@@ -2121,7 +2121,7 @@ export interface paths {
         put?: never;
         /**
          * Set a parent's PIN (super_admin, admin)
-         * @description Ends every session of the parent and lifts a login lock-out on their phone; recorded as `pin.reset`.
+         * @description Ends every session of the parent and lifts a login lock-out on their phone; recorded as `pin.reset`. An unknown or another school's parent answers 404 whatever the body.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
