@@ -448,6 +448,14 @@ describe('results', () => {
     expect((parse(family.text.replace(/^\uFEFF/, '')) as string[][])[1]).toEqual(['', '', 'Dev Shah', expect.any(String), 'Yes', '']);
   });
 
+  it('writes numbers in the CSV in decimal digits, never in exponent form, and a negative one undefused', async () => {
+    const form = await activityWithForm({ questions: [{ id: 'x', type: 'number', label: 'Amount' }] });
+    expect((await respond(fam[1]!, form.formId, { student_id: fam[1]!.kids[0], answers: { x: 0.0000001 } })).status).toBe(201);
+    expect((await respond(fam[2]!, form.formId, { student_id: fam[2]!.kids[0], answers: { x: -2.5e21 } })).status).toBe(201);
+    const lines = (await t.api.get(`/web-app/forms/${form.formId}/results.csv`).set(bearer(a.adminToken))).text.split('\r\n');
+    expect(lines.slice(1, 3).map((l) => l.split(',').at(-2))).toEqual(['0.0000001', '-2500000000000000000000']);
+  });
+
   it('is for the item\'s author, its managers and the school\'s admins; another school\'s form is 404', async () => {
     expect((await results(author.token, activity.formId, 'teachers-app')).status).toBe(200);
     expect((await results(manager.token, activity.formId, 'teachers-app')).status).toBe(200);
