@@ -1047,7 +1047,7 @@ export interface paths {
         put?: never;
         /**
          * Remind the families that have not read an activity (the author, or activities.manage)
-         * @description Every family that has not read it (on an item with a form, every family still missing a response) is told by its channel: a push to each of its devices, else an e-mail to a verified address, else an SMS (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written, of every channel. A reminder that would write none (every family has read it, or none of the others can be reached, an audience with no family in it included) answers `{queued: 0}` with the `reason`, writes nothing and does not start the hour.
+         * @description Every family that has not read it (on an item with a form, every family still missing a response) is told by its channel: a push to each of its devices, else an e-mail to a verified address, else an SMS (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written, of every channel. A reminder that would write none (every family has read it, or none of the others can be reached, an audience with no family in it included) answers `{queued: 0}` (the message says why), writes nothing and does not start the hour.
          *
          *     **Access:** a staff token from `POST /teachers-app/teacher-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -1791,7 +1791,7 @@ export interface paths {
         put?: never;
         /**
          * Remind the families that have not read an activity (super_admin, admin)
-         * @description Every family that has not read it (on an item with a form, every family still missing a response) is told by its channel: a push to each of its devices, else an e-mail to a verified address, else an SMS (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written, of every channel. A reminder that would write none (every family has read it, or none of the others can be reached, an audience with no family in it included) answers `{queued: 0}` with the `reason`, writes nothing and does not start the hour.
+         * @description Every family that has not read it (on an item with a form, every family still missing a response) is told by its channel: a push to each of its devices, else an e-mail to a verified address, else an SMS (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written, of every channel. A reminder that would write none (every family has read it, or none of the others can be reached, an audience with no family in it included) answers `{queued: 0}` (the message says why), writes nothing and does not start the hour.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -1835,7 +1835,7 @@ export interface paths {
         put?: never;
         /**
          * Remind the families that have not read a notice (super_admin, admin)
-         * @description Every family that has not read it (on an item with a form, every family still missing a response) is told by its channel: a push to each of its devices, else an e-mail to a verified address, else an SMS (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written, of every channel. A reminder that would write none (every family has read it, or none of the others can be reached, an audience with no family in it included) answers `{queued: 0}` with the `reason`, writes nothing and does not start the hour.
+         * @description Every family that has not read it (on an item with a form, every family still missing a response) is told by its channel: a push to each of its devices, else an e-mail to a verified address, else an SMS (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). Answers the number of notification records written, of every channel. A reminder that would write none (every family has read it, or none of the others can be reached, an audience with no family in it included) answers `{queued: 0}` (the message says why), writes nothing and does not start the hour.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -2121,7 +2121,7 @@ export interface paths {
         put?: never;
         /**
          * Set a parent's PIN (super_admin, admin)
-         * @description Ends every session of the parent and lifts a login lock-out on their phone; recorded as `pin.reset`.
+         * @description Ends every session of the parent and lifts a login lock-out on their phone; recorded as `pin.reset`. An unknown or another school's parent answers 404 whatever the body.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -9587,11 +9587,6 @@ export interface operations {
                         data: {
                             /** @description The notification records written, of every channel */
                             queued: number;
-                            /**
-                             * @description Why nothing was queued: every family has read it (all_read) or answered its form (all_responded), or none of the others can be reached, an audience with no family in it included (unreachable)
-                             * @enum {string}
-                             */
-                            reason?: "all_read" | "all_responded" | "unreachable";
                         };
                     };
                 };
@@ -13802,11 +13797,6 @@ export interface operations {
                         data: {
                             /** @description The notification records written, of every channel */
                             queued: number;
-                            /**
-                             * @description Why nothing was queued: every family has read it (all_read) or answered its form (all_responded), or none of the others can be reached, an audience with no family in it included (unreachable)
-                             * @enum {string}
-                             */
-                            reason?: "all_read" | "all_responded" | "unreachable";
                         };
                     };
                 };
@@ -13964,11 +13954,6 @@ export interface operations {
                         data: {
                             /** @description The notification records written, of every channel */
                             queued: number;
-                            /**
-                             * @description Why nothing was queued: every family has read it (all_read) or answered its form (all_responded), or none of the others can be reached, an audience with no family in it included (unreachable)
-                             * @enum {string}
-                             */
-                            reason?: "all_read" | "all_responded" | "unreachable";
                         };
                     };
                 };

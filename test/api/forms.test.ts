@@ -207,6 +207,15 @@ describe('responding', () => {
     expectError(await respond(fam[2]!, gone.formId, { student_id: fam[2]!.kids[0], answers: goodAnswers, signature: 'X' }), 404, 'NOT_FOUND');
   });
 
+  it('answers 404 for an unseen form or another family\'s response before the body is judged', async () => {
+    expectError(await respond(fam[1]!, 999_999, {}), 404, 'NOT_FOUND');
+    expectError(await respond(fam[3]!, activity.formId, { student_id: 'x', answers: [] }), 404, 'NOT_FOUND');
+    const mine = await respond(fam[0]!, activity.formId, { student_id: fam[0]!.kids[0], answers: goodAnswers, signature: 'Arjun Mehta' });
+    expect(mine.status).toBe(201);
+    expectError(await change(fam[2]!, activity.formId, mine.body.data.id, {}), 404, 'NOT_FOUND');
+    expectError(await change(fam[0]!, activity.formId, 999_999, { answers: 'none' }), 404, 'NOT_FOUND');
+  });
+
   it('checks the child next: required on a per-student form, the caller\'s own, not archived, in the audience', async () => {
     const missing = await respond(fam[2]!, activity.formId, { answers: {} });
     expectError(missing, 400, 'BAD_REQUEST');
@@ -439,6 +448,14 @@ describe('results', () => {
     expect((parse(family.text.replace(/^\uFEFF/, '')) as string[][])[1]).toEqual(['', '', 'Dev Shah', expect.any(String), 'Yes', '']);
   });
 
+  it('writes numbers in the CSV in decimal digits, never in exponent form, and a negative one undefused', async () => {
+    const form = await activityWithForm({ questions: [{ id: 'x', type: 'number', label: 'Amount' }] });
+    expect((await respond(fam[1]!, form.formId, { student_id: fam[1]!.kids[0], answers: { x: 0.0000001 } })).status).toBe(201);
+    expect((await respond(fam[2]!, form.formId, { student_id: fam[2]!.kids[0], answers: { x: -2.5e21 } })).status).toBe(201);
+    const lines = (await t.api.get(`/web-app/forms/${form.formId}/results.csv`).set(bearer(a.adminToken))).text.split('\r\n');
+    expect(lines.slice(1, 3).map((l) => l.split(',').at(-2))).toEqual(['0.0000001', '-2500000000000000000000']);
+  });
+
   it('is for the item\'s author, its managers and the school\'s admins; another school\'s form is 404', async () => {
     expect((await results(author.token, activity.formId, 'teachers-app')).status).toBe(200);
     expect((await results(manager.token, activity.formId, 'teachers-app')).status).toBe(200);
@@ -472,7 +489,7 @@ describe('results', () => {
     for (const f of [fam[0]!, fam[2]!]) await respond(f, form.formId, { student_id: f.kids[0], answers: { q: 'done' } });
     const none = await t.api.post(`/web-app/activities/${form.id}/remind`).set(bearer(a.adminToken));
     expect(none.status).toBe(200);
-    expect(none.body).toMatchObject({ message: 'Every family has responded: no reminder sent', data: { queued: 0, reason: 'all_responded' } });
+    expect(none.body).toEqual({ success: true, message: 'Every family has responded: no reminder sent', data: { queued: 0 } });
     expect(await Notification.count({ where: { school_id: a.schoolId, event: 'reminder', entity_type: 'activity', entity_id: form.id } })).toBe(reminded.length);
   });
 

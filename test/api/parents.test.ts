@@ -120,6 +120,9 @@ describe('POST /web-app/parents/:id/reset-pin', () => {
     const theirs = await family(b);
     expectError(await t.api.post(`/web-app/parents/${theirs.id}/reset-pin`).set(bearer(a.adminToken)).send({ pin: '864213' }), 404, 'NOT_FOUND');
     expect((await login(theirs.phone, theirs.pin, b.schoolId)).status).toBe(200);
+    // Before the body is judged.
+    expectError(await t.api.post(`/web-app/parents/${theirs.id}/reset-pin`).set(bearer(a.adminToken)).send({ pin: 'x' }), 404, 'NOT_FOUND');
+    expectError(await t.api.post('/web-app/parents/999999/reset-pin').set(bearer(a.adminToken)).send({}), 404, 'NOT_FOUND');
     const mine = await family(a);
     for (const pin of ['123', '123456789', 'abcd', undefined]) {
       expectError(await t.api.post(`/web-app/parents/${mine.id}/reset-pin`).set(bearer(a.adminToken)).send({ pin }), 400, 'BAD_REQUEST');

@@ -103,6 +103,8 @@ describe('POST /web-app/write-to/:id/reply', () => {
     for (const message of ['', ' ', 'x'.repeat(10_001)]) expectError(await web().post(`/web-app/write-to/${open}/reply`, { message }), 400, 'BAD_REQUEST');
     const theirs = await writeTo(b.schoolId, (await parent(t.ctx, b.schoolId)).id, (await student(b.schoolId, null)).id);
     expectError(await web().post(`/web-app/write-to/${theirs}/reply`, { message: 'Hello' }), 404, 'NOT_FOUND');
+    expectError(await web().post(`/web-app/write-to/${theirs}/reply`, { message: '' }), 404, 'NOT_FOUND');
+    expectError(await web().post('/web-app/write-to/999999/reply', {}), 404, 'NOT_FOUND');
     expect(await WriteToReply.count({ where: { write_to_id: [id, open, theirs] } })).toBe(0);
   });
 

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { z } from 'zod';
-import { responseChangesInput, responseInput, submitResponse, updateResponse, type RequestMeta } from '../../services/forms/responses.js';
+import { assertFormVisible, assertResponseFound, responseChangesInput, responseInput, submitResponse, updateResponse, type RequestMeta } from '../../services/forms/responses.js';
 import { closeForm, formResults, formResultsCsv } from '../../services/forms/results.js';
 import { id, timestamp } from '../../services/schemas.js';
 import type { Routers } from '../routers.js';
@@ -43,6 +43,7 @@ export function registerFormRoutes(r: Routers): void {
   r.parent.route(
     {
       method: 'post', path: '/forms/:form_id/responses', status: 201, params: formParam, body: responseInput,
+      found: ({ ctx, principal, params }) => assertFormVisible(ctx, principal, params.form_id),
       summary: 'Respond to a form (a permission slip, sign-up or RSVP)',
       description: `${order}an earlier response for the same child (or family) (409), the capacity of each chosen option (409). ${capacityNote} ` +
         'An "agree" to a consent needs the signer\'s typed name in `signature`. The request\'s ip and user agent are kept with the response.',
@@ -55,6 +56,7 @@ export function registerFormRoutes(r: Routers): void {
   r.parent.route(
     {
       method: 'put', path: '/forms/:form_id/responses/:id', params: responseParam, body: responseChangesInput,
+      found: ({ ctx, principal, params }) => assertResponseFound(ctx, principal, params.form_id, params.id),
       summary: 'Change one of your responses',
       description: 'Replaces the answers and the signature (the child stays). Checked in this order: another family\'s response or an unseen form (404), ' +
         `the form closed (409), a form that takes no changes (409), the answers (400), capacity (409). ${capacityNote} A new signature moves \`signed_at\`.`,

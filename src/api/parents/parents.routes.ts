@@ -43,7 +43,8 @@ export function registerParentRoutes(r: Routers): void {
   web.route(
     {
       method: 'post', path: '/parents/:id/reset-pin', status: 201, params: idParam, summary: "Set a parent's PIN (super_admin, admin)",
-      description: 'Ends every session of the parent and lifts a login lock-out on their phone; recorded as `pin.reset`.',
+      description: 'Ends every session of the parent and lifts a login lock-out on their phone; recorded as `pin.reset`. An unknown or another school\'s parent answers 404 whatever the body.',
+      found: ({ principal, params }) => assertParentFound(principal, params.id),
       body: z.object({ school_id: schoolIdField().optional(), pin: pin() }), response: z.object({ parent_id: z.number() }), errors: [404],
       example: { pin: '482913' }, responseExample: { message: 'PIN reset; every session of this parent has ended', data: { parent_id: 7 } },
     },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { itemReach, markRead, nothingQueuedReasons, reachQuery, readInput, reminderMessage, remindUnread } from '../../services/audiences/reach.js';
+import { itemReach, markRead, reachQuery, readInput, reminderMessage, remindUnread } from '../../services/audiences/reach.js';
 import type { Routers } from '../routers.js';
 import { idParam, timestamp } from '../../services/schemas.js';
 
@@ -26,11 +26,8 @@ const remindText =
   'Every family that has not read it (on an item with a form, every family still missing a response) is told by its channel: a push to each of its devices, ' +
   'else an e-mail to a verified address, else an SMS (event `reminder`); only a published item; at most one an hour per item (429 with Retry-After). ' +
   'Answers the number of notification records written, of every channel. A reminder that would write none (every family has read it, or none of the others ' +
-  'can be reached, an audience with no family in it included) answers `{queued: 0}` with the `reason`, writes nothing and does not start the hour.';
-const reminderView = z.object({
-  queued: z.number().describe('The notification records written, of every channel'),
-  reason: z.enum(nothingQueuedReasons).optional().describe('Why nothing was queued: every family has read it (all_read) or answered its form (all_responded), or none of the others can be reached, an audience with no family in it included (unreachable)'),
-});
+  'can be reached, an audience with no family in it included) answers `{queued: 0}` (the message says why), writes nothing and does not start the hour.';
+const reminderView = z.object({ queued: z.number().describe('The notification records written, of every channel') });
 
 /** Read receipts (parents), and reach and reminders (the author, managers, school admins). */
 export function registerReachRoutes(r: Routers): void {
@@ -58,7 +55,7 @@ export function registerReachRoutes(r: Routers): void {
       },
       async ({ ctx, principal, params }) => {
         const result = await remindUnread(ctx, principal, 'activity', params.id);
-        return { message: reminderMessage(result), data: result };
+        return { message: reminderMessage(result), data: { queued: result.queued } };
       },
     );
   }
@@ -76,7 +73,7 @@ export function registerReachRoutes(r: Routers): void {
     },
     async ({ ctx, principal, params }) => {
       const result = await remindUnread(ctx, principal, 'noticeboard', params.id);
-      return { message: reminderMessage(result), data: result };
+      return { message: reminderMessage(result), data: { queued: result.queued } };
     },
   );
 }

@@ -89,6 +89,7 @@ function registerQueueRoutes(router: ApiRouter, who: 'staff' | 'admins'): void {
       method: 'post', path: '/write-to/:id/reply', params: idParam, status: 201, summary: 'Reply to a request in the caller\'s queue',
       description: `The first reply from the school (staff or admin) moves an open request to in_progress; the parent is notified. An archived request answers 409.${
         staff ? '' : ' The reply has `author_type` admin and the admin user\'s id and name.'}`,
+      found: ({ ctx, principal, params }) => assertThreadFound(ctx, principal, params.id),
       body: replyInput, response: reply, errors: [404, 409],
       example: { message: 'Noted, the leave is approved.' },
     },

@@ -157,7 +157,7 @@ async function unreadFamilies(ctx: AppContext, schoolId: string, entity: Audienc
  * form, has responded), or none of those it would remind can be reached (an audience with no
  * family in it included: nobody has read it, yet nobody can be told).
  */
-export const nothingQueuedReasons = ['all_read', 'all_responded', 'unreachable'] as const;
+const nothingQueuedReasons = ['all_read', 'all_responded', 'unreachable'] as const;
 export type NothingQueued = (typeof nothingQueuedReasons)[number];
 
 export interface ReminderResult {

@@ -46,6 +46,18 @@ async function visibleForm(ctx: AppContext, principal: Principal, formId: number
   return form;
 }
 
+/** A form the parent can see, else 404: a response to anyone else's is refused before its body is judged. */
+export async function assertFormVisible(ctx: AppContext, principal: Principal, formId: number): Promise<void> {
+  await visibleForm(ctx, principal, formId);
+}
+
+/** One of the parent's own responses to a form they can see, else 404, before the body is judged. */
+export async function assertResponseFound(ctx: AppContext, principal: Principal, formId: number, responseId: number): Promise<void> {
+  await visibleForm(ctx, principal, formId);
+  const own = await FormResponse.findOne({ where: { id: responseId, form_id: formId, school_id: principal.schoolId, parent_id: principal.userId }, attributes: ['id'], raw: true });
+  if (!own) throw notFound('Response');
+}
+
 /**
  * The form's row, locked until the transaction ends: every response (and every change of the form)
  * takes this lock first, so the counts it holds move one response at a time. On MySQL a row lock

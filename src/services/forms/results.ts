@@ -121,11 +121,20 @@ function cell(q: FormQuestion, answer: Answer | undefined): string | number {
   return answer as string | number;
 }
 
+/** A number written out in decimal digits, never in JavaScript's exponent form (1e-7, 1e+21), which a spreadsheet may read otherwise. */
+function decimal(n: number): string {
+  const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(String(n));
+  if (!m) return String(n);
+  const [, sign, lead, fraction = '', e] = m;
+  const exp = Number(e);
+  return exp < 0 ? `${sign}0.${'0'.repeat(-exp - 1)}${lead}${fraction}` : `${sign}${lead}${fraction}${'0'.repeat(exp - fraction.length)}`;
+}
+
 /**
  * The results as RFC 4180 CSV (commas, CRLF, quoted where needed, a byte-order mark first so that
  * spreadsheets read UTF-8): a header row, then one row per response in the order of the JSON.
  * A text cell beginning with =, +, - or @ gets a leading ' (csv-stringify's escape_formulas), so a
- * spreadsheet shows it rather than running it; numbers stay numbers.
+ * spreadsheet shows it rather than running it; numbers stay numbers, in decimal digits.
  */
 export async function formResultsCsv(ctx: AppContext, principal: Principal, formId: number): Promise<{ csv: string; filename: string }> {
   const { form } = await formForStaff(ctx, principal, formId);
@@ -135,7 +144,7 @@ export async function formResultsCsv(ctx: AppContext, principal: Principal, form
     r.student?.student_full_name ?? '', r.student?.grade ?? '', r.parent.father_name ?? '', r.submitted_at, ...form.questions.map((q) => cell(q, r.answers[q.id])), r.signature ?? '',
   ]);
   // With a record delimiter of its own, csv-stringify quotes only fields holding it: a lone \n must be quoted too.
-  const csv = stringify([header, ...rows], { bom: true, record_delimiter: 'windows', quote_record_delimiter: true, escape_formulas: true });
+  const csv = stringify([header, ...rows], { bom: true, record_delimiter: 'windows', quote_record_delimiter: true, escape_formulas: true, cast: { number: decimal } });
   return { csv, filename: `form-${form.id}-results.csv` };
 }
 
