@@ -250,6 +250,19 @@ describe("Twilio's callbacks", () => {
   });
 });
 
+describe('the callbacks with the log SMS provider', () => {
+  it('are verified with TWILIO_AUTH_TOKEN alone, no account configured', async () => {
+    const logged = await startTestApp({ TWILIO_AUTH_TOKEN, PUBLIC_APP_URL: PUBLIC });
+    try {
+      const res = await twilioCallback(logged, '/webhooks/twilio/inbound', { From: '+15005550006', Body: 'hello' });
+      expect([res.status, res.text]).toEqual([200, '<Response/>']);
+      expectError(await twilioCallback(logged, '/webhooks/twilio/inbound', { From: '+15005550006', Body: 'hello' }, 'another-account-token'), 403, 'FORBIDDEN');
+    } finally {
+      await logged.close();
+    }
+  });
+});
+
 describe('the callbacks and the rate limit', () => {
   it('are not rate limited, unlike the public pages', async () => {
     const limited = await startTestApp({ ...twilioEnv, PUBLIC_APP_URL: PUBLIC, RATE_LIMIT_PUBLIC: '2' });
