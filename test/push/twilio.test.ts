@@ -269,8 +269,11 @@ describe('the callbacks and the rate limit', () => {
     try {
       for (let i = 0; i < 5; i++) expect((await twilioCallback(limited, '/webhooks/twilio/status', { MessageSid: `SMx${i}`, MessageStatus: 'sent' })).status).toBe(200);
       const pages = [];
-      for (let i = 0; i < 3; i++) pages.push((await limited.api.get('/v/not-a-token')).status);
-      expect(pages).toEqual([404, 404, 429]);
+      for (let i = 0; i < 3; i++) pages.push(await limited.api.get('/v/not-a-token'));
+      expect(pages.map((p) => p.status)).toEqual([404, 404, 429]);
+      // The limit's answer keeps the pages' headers.
+      expect(pages[2]!.headers).toMatchObject({ 'cache-control': 'no-store', 'x-robots-tag': 'noindex', 'referrer-policy': 'no-referrer' });
+      expect(pages[2]!.headers['content-security-policy']).toContain("script-src 'none'");
     } finally {
       await limited.close();
     }
