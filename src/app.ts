@@ -15,6 +15,7 @@ import { ApiRouter, type RegisteredRoute } from './api/route.js';
 import type { Routers } from './api/routers.js';
 import { features } from './api/features.js';
 import { AppError } from './errors.js';
+import { PAGE_HEADERS } from './api/links/link-page-html.js';
 import { version } from './version.js';
 
 export interface CreatedApp {
@@ -55,6 +56,12 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): CreatedApp
   // parsing, tokens, rate limits): a feed's thumbnails arrive by the dozen, so they skip it all.
   mountFiles(app, ctx);
   app.use(helmet());
+  // The pages opened from a message keep their headers on every answer, a rate limit's or a bad body's too.
+  const { 'Content-Type': _html, ...pageHeaders } = PAGE_HEADERS;
+  app.use((req, res, next) => {
+    if (/^\/[uve]\//.test(req.path)) res.set(pageHeaders);
+    next();
+  });
   // Credentials are granted with the origin, to listed origins only; every other origin gets no CORS grant at all.
   app.use(cors((req, done) => done(null, { origin: ctx.config.corsOrigins, credentials: ctx.config.corsOrigins.includes(req.headers.origin ?? '') })));
   // Uploads stream their multipart body themselves; any other body there is refused by them, not parsed.

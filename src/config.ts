@@ -123,6 +123,8 @@ export interface Config {
   webhookAllowPrivate: boolean;
   smsProvider: 'log' | 'twilio';
   twilio?: { accountSid: string; authToken: string; from?: string; messagingServiceSid?: string };
+  /** Verifies Twilio's callbacks; set on its own, it does so whichever SMS provider sends. */
+  twilioAuthToken?: string;
   /** How a school's national phone numbers are read until it sets its own country. */
   smsDefaultCountry: string;
   /** Unset: e-mails are recorded by the log provider. */
@@ -266,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     twilio: e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN
       ? { accountSid: e.TWILIO_ACCOUNT_SID, authToken: e.TWILIO_AUTH_TOKEN, from: e.TWILIO_FROM, messagingServiceSid: e.TWILIO_MESSAGING_SERVICE_SID }
       : undefined,
+    twilioAuthToken: e.TWILIO_AUTH_TOKEN,
     smsDefaultCountry: e.SMS_DEFAULT_COUNTRY,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `no-reply@${new URL(e.PUBLIC_APP_URL).hostname}`,

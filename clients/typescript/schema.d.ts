@@ -5618,7 +5618,25 @@ export interface operations {
                      *         ],
                      *         "parents": [
                      *           {
-                     *             "key": {}
+                     *             "email": "principal@greenwood.example",
+                     *             "email_verified": true
+                     *           }
+                     *         ],
+                     *         "preferences": [
+                     *           {
+                     *             "parent_id": 1,
+                     *             "categories": {
+                     *               "key": true
+                     *             },
+                     *             "quiet_hours": {
+                     *               "start": "start",
+                     *               "end": "end"
+                     *             },
+                     *             "channels": {
+                     *               "push": true,
+                     *               "email": true,
+                     *               "sms": true
+                     *             }
                      *           }
                      *         ],
                      *         "addresses": [
@@ -5679,11 +5697,6 @@ export interface operations {
                      *             "key": {}
                      *           }
                      *         ],
-                     *         "notification_preferences": [
-                     *           {
-                     *             "key": {}
-                     *           }
-                     *         ],
                      *         "notifications": [
                      *           {
                      *             "key": {}
@@ -5724,8 +5737,28 @@ export interface operations {
                             students: {
                                 [key: string]: unknown;
                             }[];
-                            parents: {
+                            /** @description Each with its `email` and whether it is verified */
+                            parents: ({
+                                email: string | null;
+                                email_verified: boolean;
+                            } & {
                                 [key: string]: unknown;
+                            })[];
+                            /** @description Each parent's notification preferences, as the parent app shows them */
+                            preferences: {
+                                parent_id: number;
+                                categories: {
+                                    [key: string]: boolean;
+                                };
+                                quiet_hours: {
+                                    start: string;
+                                    end: string;
+                                } | null;
+                                channels: {
+                                    push: boolean;
+                                    email: boolean;
+                                    sms: boolean;
+                                };
                             }[];
                             addresses: {
                                 [key: string]: unknown;
@@ -5766,9 +5799,6 @@ export interface operations {
                             }[];
                             /** @description Group memberships */
                             groups: {
-                                [key: string]: unknown;
-                            }[];
-                            notification_preferences: {
                                 [key: string]: unknown;
                             }[];
                             notifications: {
@@ -15550,7 +15580,25 @@ export interface operations {
                      *         ],
                      *         "parents": [
                      *           {
-                     *             "key": {}
+                     *             "email": "principal@greenwood.example",
+                     *             "email_verified": true
+                     *           }
+                     *         ],
+                     *         "preferences": [
+                     *           {
+                     *             "parent_id": 1,
+                     *             "categories": {
+                     *               "key": true
+                     *             },
+                     *             "quiet_hours": {
+                     *               "start": "start",
+                     *               "end": "end"
+                     *             },
+                     *             "channels": {
+                     *               "push": true,
+                     *               "email": true,
+                     *               "sms": true
+                     *             }
                      *           }
                      *         ],
                      *         "addresses": [
@@ -15611,11 +15659,6 @@ export interface operations {
                      *             "key": {}
                      *           }
                      *         ],
-                     *         "notification_preferences": [
-                     *           {
-                     *             "key": {}
-                     *           }
-                     *         ],
                      *         "notifications": [
                      *           {
                      *             "key": {}
@@ -15656,8 +15699,28 @@ export interface operations {
                             students: {
                                 [key: string]: unknown;
                             }[];
-                            parents: {
+                            /** @description Each with its `email` and whether it is verified */
+                            parents: ({
+                                email: string | null;
+                                email_verified: boolean;
+                            } & {
                                 [key: string]: unknown;
+                            })[];
+                            /** @description Each parent's notification preferences, as the parent app shows them */
+                            preferences: {
+                                parent_id: number;
+                                categories: {
+                                    [key: string]: boolean;
+                                };
+                                quiet_hours: {
+                                    start: string;
+                                    end: string;
+                                } | null;
+                                channels: {
+                                    push: boolean;
+                                    email: boolean;
+                                    sms: boolean;
+                                };
                             }[];
                             addresses: {
                                 [key: string]: unknown;
@@ -15698,9 +15761,6 @@ export interface operations {
                             }[];
                             /** @description Group memberships */
                             groups: {
-                                [key: string]: unknown;
-                            }[];
-                            notification_preferences: {
                                 [key: string]: unknown;
                             }[];
                             notifications: {

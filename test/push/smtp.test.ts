@@ -271,6 +271,8 @@ describe("a parent's own e-mail address", () => {
     const set = await t.api.put('/parent-app/profile').set(bearer(token)).send({ email: '  Ravi.Rao@Example.org ' });
     expect(set.status).toBe(200);
     expect(set.body.data).toMatchObject({ email: 'ravi.rao@example.org', email_verified: false });
+    const exported = async () => (await t.api.get('/parent-app/my-data').set(bearer(token))).body.data;
+    expect((await exported()).parents).toEqual([expect.objectContaining({ id: fam.id, email: 'ravi.rao@example.org', email_verified: false })]);
     const records = await Notification.findAll({ where: { school_id: a.schoolId, target_id: fam.id, event: 'email_verification' }, raw: true });
     expect(records).toEqual([expect.objectContaining({ channel: 'email', status: 'pending', deliver_after: null })]);
     const verification = await delivered();
@@ -290,6 +292,14 @@ describe("a parent's own e-mail address", () => {
     expect(page.text).toContain('ravi.rao@example.org');
     expect((await t.api.get('/parent-app/profile').set(bearer(token))).body.data).toMatchObject({ email: 'ravi.rao@example.org', email_verified: true });
     expect((await t.api.get(verify)).status).toBe(200);
+    // The export carries the address, whether it is verified, and the parent's preferences as the app shows them.
+    await t.api.put('/parent-app/notification-preferences').set(bearer(token)).send({ channels: { sms: false } }).expect(200);
+    const data = await exported();
+    expect(data.parents).toEqual([expect.objectContaining({ id: fam.id, email: 'ravi.rao@example.org', email_verified: true })]);
+    expect(data.preferences).toEqual([{
+      parent_id: fam.id, categories: { activities: true, notices: true, write_to: true, diary: true, attendance: true }, quiet_hours: null, channels: { push: true, email: true, sms: false },
+    }]);
+    await t.api.put('/parent-app/notification-preferences').set(bearer(token)).send({ channels: { sms: true } }).expect(200);
     const events = (await AuditEvent.findAll({ where: { school_id: a.schoolId, action: 'parent.update', entity_id: String(fam.id) }, order: [['id', 'ASC']] })).map((e) => e.get({ plain: true }).changes);
     expect(events).toEqual([{ email: [null, 'ravi.rao@example.org'] }, { email_verified: [false, true] }]);
     const after = await notice(fam.child, 'After verifying');

@@ -360,14 +360,30 @@ describe('link tokens sent by SMS', () => {
   });
 });
 
+describe('the callbacks with the log SMS provider', () => {
+  it('are verified with TWILIO_AUTH_TOKEN alone, no account configured', async () => {
+    const logged = await startTestApp({ TWILIO_AUTH_TOKEN, PUBLIC_APP_URL: PUBLIC });
+    try {
+      const res = await twilioCallback(logged, '/webhooks/twilio/inbound', { From: '+15005550006', Body: 'hello' });
+      expect([res.status, res.text]).toEqual([200, '<Response/>']);
+      expectError(await twilioCallback(logged, '/webhooks/twilio/inbound', { From: '+15005550006', Body: 'hello' }, 'another-account-token'), 403, 'FORBIDDEN');
+    } finally {
+      await logged.close();
+    }
+  });
+});
+
 describe('the callbacks and the rate limit', () => {
   it('are not rate limited, unlike the public pages', async () => {
     const limited = await startTestApp({ ...twilioEnv, PUBLIC_APP_URL: PUBLIC, RATE_LIMIT_PUBLIC: '2' });
     try {
       for (let i = 0; i < 5; i++) expect((await twilioCallback(limited, '/webhooks/twilio/status', { MessageSid: `SMx${i}`, MessageStatus: 'sent' })).status).toBe(200);
       const pages = [];
-      for (let i = 0; i < 3; i++) pages.push((await limited.api.get('/v/not-a-token')).status);
-      expect(pages).toEqual([404, 404, 429]);
+      for (let i = 0; i < 3; i++) pages.push(await limited.api.get('/v/not-a-token'));
+      expect(pages.map((p) => p.status)).toEqual([404, 404, 429]);
+      // The limit's answer keeps the pages' headers.
+      expect(pages[2]!.headers).toMatchObject({ 'cache-control': 'no-store', 'x-robots-tag': 'noindex', 'referrer-policy': 'no-referrer' });
+      expect(pages[2]!.headers['content-security-policy']).toContain("script-src 'none'");
     } finally {
       await limited.close();
     }

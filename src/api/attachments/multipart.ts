@@ -1,5 +1,6 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import path from 'node:path';
+import { Transform, type TransformCallback } from 'node:stream';
 import busboy from 'busboy';
 import type { Request, Response } from 'express';
 import { fileError, fileTooLarge, type ReceivedFile } from '../../services/attachments/uploads.js';
@@ -9,6 +10,69 @@ import { fileError, fileTooLarge, type ReceivedFile } from '../../services/attac
  * encoding), everything else as it is in UTF-8: the name is read back as the person chose it.
  */
 const formFilename = (name: string) => name.replace(/%22/g, '"').replace(/%0D/gi, '\r').replace(/%0A/gi, '\n');
+
+/** Header bytes a client library writes as they are in a filename (other than tab, CR and LF), which busboy refuses. */
+const HEADER_CONTROLS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
+const HEADERS_END = Buffer.from('\r\n\r\n');
+const MAX_HEADERS = 16 * 1024;
+
+/**
+ * Drops control characters from each part's headers, leaving the parts' content untouched: HTTP
+ * clients send a filename's control characters raw, and the name keeps none of them anyway.
+ */
+class PartHeaderCleaner extends Transform {
+  private readonly delimiter: Buffer;
+  // The body's first delimiter comes without the CRLF before it: read as if one preceded it.
+  private pending = Buffer.from('\r\n');
+  private skip = 2;
+  private inHeaders = false;
+
+  constructor(boundary: string) {
+    super();
+    this.delimiter = Buffer.from(`\r\n--${boundary}`, 'latin1');
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    let data = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
+    for (;;) {
+      if (this.inHeaders) {
+        const end = data.indexOf(HEADERS_END);
+        if (end < 0 && data.length < MAX_HEADERS) break;
+        const cut = end < 0 ? data.length : end + HEADERS_END.length;
+        this.forward(Buffer.from(data.subarray(0, cut).toString('latin1').replace(HEADER_CONTROLS, ''), 'latin1'));
+        data = data.subarray(cut);
+        this.inHeaders = false;
+      } else {
+        const at = data.indexOf(this.delimiter);
+        if (at < 0) {
+          const keep = Math.min(data.length, this.delimiter.length - 1);
+          this.forward(data.subarray(0, data.length - keep));
+          data = data.subarray(data.length - keep);
+          break;
+        }
+        this.forward(data.subarray(0, at + this.delimiter.length));
+        data = data.subarray(at + this.delimiter.length);
+        this.inHeaders = true;
+      }
+    }
+    this.pending = Buffer.from(data);
+    done();
+  }
+
+  override _flush(done: TransformCallback): void {
+    this.forward(this.pending);
+    done();
+  }
+
+  /** Passes bytes on, less the leading CRLF that was never sent. */
+  private forward(bytes: Buffer): void {
+    const drop = Math.min(this.skip, bytes.length);
+    this.skip -= drop;
+    if (bytes.length > drop) this.push(bytes.subarray(drop));
+  }
+}
+
+const boundaryOf = (contentType: string | undefined) => /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType ?? '')?.slice(1).find(Boolean);
 
 const notMultipart = () => fileError('Send the file as multipart/form-data in a part named file', 'is required: send multipart/form-data with one part named file');
 
@@ -33,6 +97,13 @@ export function receiveFile(req: Request, res: Response, dir: string, maxBytes: 
   } catch {
     return Promise.reject(notMultipart());
   }
+  const boundary = boundaryOf(req.headers['content-type']);
+  const cleaner = boundary ? new PartHeaderCleaner(boundary) : null;
+  const stopParsing = () => {
+    if (!cleaner) return void req.unpipe(parser);
+    req.unpipe(cleaner);
+    cleaner.unpipe(parser);
+  };
   return new Promise<ReceivedFile>((resolve, reject) => {
     let failure: Error | null = null;
     let received: ReceivedFile | null = null;
@@ -54,7 +125,7 @@ export function receiveFile(req: Request, res: Response, dir: string, maxBytes: 
     };
     /** Stops parsing and reads the rest of the body without keeping it (the answer follows its end). */
     const drain = () => {
-      req.unpipe(parser);
+      stopParsing();
       if (req.readableEnded) return void finish();
       req.once('end', () => void finish());
       req.resume();
@@ -88,7 +159,7 @@ export function receiveFile(req: Request, res: Response, dir: string, maxBytes: 
       if (bytes <= giveUpAt || settled) return;
       hangUp();
       fail(fileTooLarge());
-      req.unpipe(parser);
+      stopParsing();
       req.pause();
       output?.destroy();
       void finish();
@@ -99,6 +170,7 @@ export function receiveFile(req: Request, res: Response, dir: string, maxBytes: 
       output?.destroy();
       void finish();
     });
-    req.pipe(parser);
+    if (cleaner) req.pipe(cleaner).pipe(parser);
+    else req.pipe(parser);
   });
 }

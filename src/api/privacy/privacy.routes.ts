@@ -8,7 +8,17 @@ const record = z.record(z.string(), z.unknown());
 const dataExport = z.object({
   exported_at: timestamp(),
   school: z.object({ id: z.string(), name: z.string() }),
-  students: z.array(record), parents: z.array(record), addresses: z.array(record), admissions: z.array(record),
+  students: z.array(record),
+  parents: z.array(z.object({ email: z.string().nullable(), email_verified: z.boolean() }).catchall(z.unknown())).describe('Each with its `email` and whether it is verified'),
+  preferences: z
+    .array(z.object({
+      parent_id: z.number(),
+      categories: z.record(z.string(), z.boolean()),
+      quiet_hours: z.object({ start: z.string(), end: z.string() }).nullable(),
+      channels: z.object({ push: z.boolean(), email: z.boolean(), sms: z.boolean() }),
+    }))
+    .describe("Each parent's notification preferences, as the parent app shows them"),
+  addresses: z.array(record), admissions: z.array(record),
   write_to: z.array(record).describe('Each thread with its `replies`'),
   comments: z.array(record), reactions: z.array(record), reads: z.array(record), attendance: z.array(record), diary: z.array(record),
   attachments: z
@@ -17,7 +27,7 @@ const dataExport = z.object({
       created_at: z.string(), entity_type: z.string().nullable(), entity_id: z.number().nullable(),
     }))
     .describe("The files of their requests and replies and their uploads not yet attached (entity_* null): what each is, no URL and no content"),
-  groups: z.array(record).describe('Group memberships'), notification_preferences: z.array(record), notifications: z.array(record),
+  groups: z.array(record).describe('Group memberships'), notifications: z.array(record),
   form_responses: z.array(record).describe("The family's form responses: answers, signature, signed_at, ip and user agent"),
   sessions: z.array(record).describe('Without tokens'), audit_events: z.array(record),
 });

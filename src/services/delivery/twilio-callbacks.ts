@@ -42,7 +42,7 @@ function portVariants(url: string): string[] {
  * arrived at: behind a proxy the service cannot know its own. Without TWILIO_AUTH_TOKEN nothing passes.
  */
 export function verifyTwilio(ctx: AppContext, pathAndQuery: string, params: CallbackParams, signature: string | undefined): void {
-  const token = ctx.config.twilio?.authToken;
+  const token = ctx.config.twilioAuthToken;
   const url = `${ctx.config.publicAppUrl}${pathAndQuery}`;
   if (!token || !signature || !portVariants(url).some((u) => same(twilioSignature(token, u, params), signature))) {
     throw forbidden('The request does not carry a valid X-Twilio-Signature');

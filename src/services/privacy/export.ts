@@ -10,6 +10,8 @@ import {
 import { requireRole } from '../access/guards.js';
 import { auditView } from '../audit/audit-log.js';
 import { concealedMessage } from '../notifications/notifications.js';
+import { preferencesOf } from '../notifications/preferences.js';
+import { emailVerified } from '../parents/profile.js';
 
 /** Columns that hold a secret (a hash, a token, a device address): never exported. */
 const SECRET_COLUMNS = new Set(['pin_hash', 'pin_setup_token_hash', 'password_hash', 'token_hash', 'fcm_token', 'address_token']);
@@ -89,11 +91,17 @@ export async function exportPeople(people: People) {
     }),
     order: [['id', 'ASC']], raw: true,
   })).map(auditView);
+  const parents = (await rows(Parent, inSchool({ id: p }))).map((row): Row => ({
+    ...row, email_verified: emailVerified({ email: (row.email as string | null) ?? null, unverified_email: (row.unverified_email as string | null) ?? null }),
+  }));
+  const preferenceRows = await rows(NotificationPreference, inSchool({ parent_id: p }));
   return {
     exported_at: new Date().toISOString(),
     school: { id: school.id, name: school.name },
     students: await rows(Student, inSchool({ id: s })),
-    parents: await rows(Parent, inSchool({ id: p })),
+    parents,
+    // Each parent's, as the app shows them (everything on without a stored row).
+    preferences: parents.map((parent) => ({ parent_id: parent.id as number, ...preferencesOf(preferenceRows.find((r) => r.parent_id === parent.id)) })),
     addresses: await rows(Address, inSchool({ [Op.or]: [{ owner_type: 'student', owner_id: s }, { owner_type: 'parent', owner_id: p }] })),
     admissions: await rows(Admission, inSchool({ [Op.or]: [{ student_id: s }, { parent_id: p }] })),
     write_to: threads.map((t) => ({ ...t, replies: replies.filter((r) => r.write_to_id === t.id) })),
@@ -105,7 +113,6 @@ export async function exportPeople(people: People) {
     form_responses: await rows(FormResponse, inSchool({ [Op.or]: [{ student_id: s }, { parent_id: p }] }), ['respondent']),
     attachments: attachments.map((a) => pick(a, ['id', 'name', 'content_type', 'size', 'width', 'height', 'created_at', 'entity_type', 'entity_id'])),
     groups: await rows(GroupMember, inSchool({ student_id: s })),
-    notification_preferences: await rows(NotificationPreference, inSchool({ parent_id: p })),
     notifications,
     sessions: await rows(Session, inSchool({ user_type: 'parent', user_id: p })),
     audit_events: audit,
