@@ -94,23 +94,6 @@ export interface RegisteredRoute {
 
 
 /**
- * An answer's JSON written as text. Express's res.json copies a body of 1,000 characters or more
- * into a Buffer to measure it, a second copy of every feed page for the collector; Node writes the
- * text with the headers itself. Answers without a body (HEAD, 204, 304) keep Express's handling.
- */
-function sendJson(req: Request, res: Response, status: number, value: unknown): void {
-  res.status(status);
-  if (req.method === 'HEAD' || status === 204 || status === 205 || status === 304) {
-    res.json(value);
-    return;
-  }
-  const body = JSON.stringify(value);
-  if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(body));
-  res.end(body);
-}
-
-/**
  * The path of the first string holding a NUL byte: no field of this domain carries one, and databases
  * disagree on them. Walked with a list, not recursion: a body of deeply nested arrays must not
  * overflow the stack before the schema refuses it.
@@ -172,10 +155,11 @@ export class ApiRouter {
       const call = { ctx: this.ctx, body, query, params, req, res, principal: req.principal } as AuthedCall<never, never, never>;
       const reply = (await handler(call)) ?? {};
       if (res.headersSent) return;
-      const envelope: { success: true; message?: string; data?: unknown } = { success: true };
-      if (reply.message !== undefined) envelope.message = reply.message;
-      if (reply.data !== undefined) envelope.data = reply.data;
-      sendJson(req, res, reply.status ?? spec.status ?? 200, envelope);
+      res.status(reply.status ?? spec.status ?? 200).json({
+        success: true,
+        ...(reply.message !== undefined ? { message: reply.message } : {}),
+        ...(reply.data !== undefined ? { data: reply.data } : {}),
+      });
     };
     if (needsAuth && !this.authenticate) throw new Error(`${spec.path}: authenticated routes need an app`);
     const fullPath = base + spec.path;
