@@ -122,9 +122,9 @@ export async function resolvePrincipal(ctx: AppContext, claims: TokenClaims): Pr
   if (row.school_status !== 'active') throw forbidden('School access is suspended');
   if (row.user_type === 'staff' && Number(row.staff_status) !== 1) throw forbidden('This staff account is disabled');
   const now = Date.now();
-  if (!Number(row.active) || new Date(iso(row.expires_at)!).getTime() <= now) throw unauthorized('Session is not active');
+  if (!Number(row.active) || Date.parse(iso(row.expires_at)!) <= now) throw unauthorized('Session is not active');
 
-  if (now - new Date(iso(row.last_seen_at)!).getTime() > LAST_SEEN_EVERY_MS) {
+  if (now - Date.parse(iso(row.last_seen_at)!) > LAST_SEEN_EVERY_MS) {
     // Best effort, off the request's path: a busy database must not fail or slow a read for this.
     ctx.db
       .execute('UPDATE sessions SET last_seen_at = :now WHERE id = :id AND last_seen_at < :cutoff', {

@@ -136,7 +136,11 @@ export async function attachForms<T extends object>(
   ctx: AppContext, principal: Principal, items: Array<{ view: T; formId: unknown }>, transaction?: Transaction,
 ): Promise<Array<T & { form: FormView | null }>> {
   const ids = [...new Set(items.filter((i) => i.formId != null).map((i) => Number(i.formId)))];
-  const withForm = (view: T, form: FormView | null) => Object.assign(view, { form });
+  const withForm = (view: T, form: FormView | null) => {
+    const item = view as T & { form: FormView | null };
+    item.form = form;
+    return item;
+  };
   if (ids.length === 0) return items.map((i) => withForm(i.view, null));
   const school = principal.schoolId;
   const forms = new Map(
