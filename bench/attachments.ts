@@ -12,7 +12,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { benchDir, dataDir } from './layout.js';
+import { dataDir, writeReadmeSection } from './layout.js';
 import { runLoad, type LoadOptions, type LoadResult } from './load.js';
 import type { ServerProcess } from './processes.js';
 
@@ -196,9 +196,6 @@ export async function benchAttachments(r: AttachmentRun): Promise<AttachmentBenc
   return { photo: photoResult, burst, files: { bytes: sizes.servedBytes, service: serviceLoad, ceiling: ceilingLoad, share } };
 }
 
-const START = '<!-- bench:attachments:start -->';
-const END = '<!-- bench:attachments:end -->';
-
 /** The figures as markdown: bench/README.md's attachments section on a full run, bench/.data otherwise. */
 export function writeAttachmentsReport(b: AttachmentBench, facts: string, readme: boolean): void {
   const verdict = (met: boolean) => (met ? 'met' : '**not met**');
@@ -223,10 +220,5 @@ export function writeAttachmentsReport(b: AttachmentBench, facts: string, readme
     writeFileSync(path.join(dataDir, 'results-attachments.md'), lines.join('\n') + '\n');
     return;
   }
-  const file = path.join(benchDir, 'README.md');
-  const text = readFileSync(file, 'utf8');
-  const a = text.indexOf(START);
-  const z = text.indexOf(END);
-  if (a < 0 || z < a) throw new Error(`bench/README.md has no ${START} ... ${END} section`);
-  writeFileSync(file, `${text.slice(0, a + START.length)}\n\n${lines.join('\n')}\n\n${text.slice(z)}`);
+  writeReadmeSection('attachments', lines.join('\n'));
 }

@@ -9,12 +9,12 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
 import type { FanoutFigures } from './fanout-instance.js';
 import { startFanoutStubs } from './fanout-stubs.js';
-import { benchDir, dataDir, MYSQL_ROOT_URL, repoRoot } from './layout.js';
+import { benchDir, dataDir, MYSQL_ROOT_URL, repoRoot, writeReadmeSection } from './layout.js';
 
 export const FANOUT_ID = 'publish-fanout';
 const GATEWAY_DELAY_MS = 50;
@@ -124,17 +124,10 @@ export async function benchFanout(options: { families: number; smoke: boolean; n
   }
 }
 
-const START = '<!-- bench:fanout:start -->';
-const END = '<!-- bench:fanout:end -->';
 const verdict = (met: boolean) => (met ? 'met' : '**not met**');
 
 /** Rewrites the fan-out section of bench/README.md with this run's figures. */
 export function writeFanoutReport(r: FanoutResult, facts: string): void {
-  const file = path.join(benchDir, 'README.md');
-  const text = readFileSync(file, 'utf8');
-  const a = text.indexOf(START);
-  const b = text.indexOf(END);
-  if (a < 0 || b < a) throw new Error(`bench/README.md has no ${START} ... ${END} section`);
   const table = [
     '| measure | figure | target | verdict |',
     '|---|---:|---|---|',
@@ -142,5 +135,5 @@ export function writeFanoutReport(r: FanoutResult, facts: string): void {
     `| drained by one instance, gateways answering in ${r.gateway_delay_ms} ms (push ${r.gateways.push.toLocaleString('en')}, e-mail ${r.gateways.email.toLocaleString('en')}, SMS ${r.gateways.sms.toLocaleString('en')}) | ${r.messages_per_second} messages/s (${r.drain_seconds} s) | >= ${fanoutTargets.messagesPerSecond} | ${verdict(r.verdicts.drain)} |`,
     `| instance resident memory (started with its gateway clients, peak) | ${r.rss_idle_mb} MB, ${r.rss_peak_mb} MB | < ${fanoutTargets.rssMb} MB | ${verdict(r.verdicts.memory)} |`,
   ];
-  writeFileSync(file, `${text.slice(0, a + START.length)}\n\n${facts}\n\n${table.join('\n')}\n\n${text.slice(b)}`);
+  writeReadmeSection('fanout', `${facts}\n\n${table.join('\n')}`);
 }

@@ -4,7 +4,7 @@
  * through the service into a fresh school on MariaDB and on SQLite, then imported again (every row
  * matched, nothing to write). Times are wall-clock seconds of `runImport`, in process.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
 import { closeContext, createContext } from '../src/bootstrap.js';
@@ -14,7 +14,7 @@ import { runImport, type ImportReport } from '../src/services/imports/imports.js
 import { createSchool } from '../src/services/schools/schools.js';
 import { staffColumns } from '../src/services/imports/staff-import.js';
 import { studentColumns } from '../src/services/imports/students-import.js';
-import { benchDir, dataDir, firstNames, lastNames, MYSQL_ROOT_URL } from './layout.js';
+import { dataDir, firstNames, lastNames, MYSQL_ROOT_URL, writeReadmeSection } from './layout.js';
 
 export interface ImportBench {
   database: 'mariadb' | 'sqlite';
@@ -100,20 +100,12 @@ export async function benchImport(options: { rows: number; smoke: boolean; log: 
   return results;
 }
 
-const START = '<!-- bench:import:start -->';
-const END = '<!-- bench:import:end -->';
-
 /** Rewrites the import section of bench/README.md with this run's figures. */
 export function writeImportReport(results: ImportBench[], facts: string): void {
-  const file = path.join(benchDir, 'README.md');
-  const text = readFileSync(file, 'utf8');
-  const a = text.indexOf(START);
-  const b = text.indexOf(END);
-  if (a < 0 || b < a) throw new Error(`bench/README.md has no ${START} ... ${END} section`);
   const table = [
     '| database | students | seconds | guardians created | the same file again (seconds) | staff rows | staff seconds | target (< 30 s) |',
     '|---|---:|---:|---:|---:|---:|---:|---|',
     ...results.map((r) => `| ${r.database} | ${r.rows.toLocaleString('en')} | ${r.seconds} | ${r.report.guardians_created.toLocaleString('en')} | ${r.again_seconds} | ${r.staff_rows} | ${r.staff_seconds} | ${r.seconds < 30 ? 'met' : '**not met**'} |`),
   ];
-  writeFileSync(file, `${text.slice(0, a + START.length)}\n\n${facts}\n\n${table.join('\n')}\n\n${text.slice(b)}`);
+  writeReadmeSection('import', `${facts}\n\n${table.join('\n')}`);
 }

@@ -28,6 +28,18 @@ export const benchDir = path.dirname(fileURLToPath(import.meta.url));
 export const dataDir = path.join(benchDir, '.data');
 export const repoRoot = path.resolve(benchDir, '..');
 
+/** Replaces what stands between `<!-- bench:<name>:start -->` and its end marker in bench/README.md. */
+export function writeReadmeSection(name: string, body: string): void {
+  const start = `<!-- bench:${name}:start -->`;
+  const end = `<!-- bench:${name}:end -->`;
+  const file = path.join(benchDir, 'README.md');
+  const text = readFileSync(file, 'utf8');
+  const a = text.indexOf(start);
+  const b = text.indexOf(end);
+  if (a < 0 || b < a) throw new Error(`bench/README.md has no ${start} ... ${end} section`);
+  writeFileSync(file, `${text.slice(0, a + start.length)}\n\n${body}\n\n${text.slice(b)}`);
+}
+
 export const MYSQL_ROOT_URL = process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
 
 export const schoolId = (index: number) => `bench-${String(index + 1).padStart(4, '0')}`;

@@ -1,8 +1,8 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BcryptBound } from './bcrypt-bound.js';
 import { shape, type StatementPlan } from './explain.js';
-import { benchDir, dataDir } from './layout.js';
+import { dataDir, writeReadmeSection } from './layout.js';
 import type { LoadOptions, LoadResult } from './load.js';
 
 export interface ScenarioResult {
@@ -162,9 +162,6 @@ export function markdown(res: RunResults): string {
   return out.join('\n');
 }
 
-const START = '<!-- bench:results:start -->';
-const END = '<!-- bench:results:end -->';
-
 /** Saves the raw results under bench/.data, and rewrites the README's results section for a full run. */
 export function writeReport(res: RunResults, o: { readme: boolean }): void {
   mkdirSync(dataDir, { recursive: true });
@@ -172,12 +169,7 @@ export function writeReport(res: RunResults, o: { readme: boolean }): void {
   writeFileSync(path.join(dataDir, `${name}.json`), JSON.stringify(res, null, 2) + '\n');
   writeFileSync(path.join(dataDir, `${name}.md`), markdown(res) + '\n');
   if (!o.readme) return;
-  const file = path.join(benchDir, 'README.md');
-  const readme = readFileSync(file, 'utf8');
-  const a = readme.indexOf(START);
-  const b = readme.indexOf(END);
-  if (a < 0 || b < a) throw new Error(`bench/README.md has no ${START} ... ${END} section`);
-  writeFileSync(file, readme.slice(0, a + START.length) + '\n\n' + markdown(res) + '\n\n' + readme.slice(b));
+  writeReadmeSection('results', markdown(res));
 }
 
 export function printSummary(res: RunResults, log: (line: string) => void): void {
