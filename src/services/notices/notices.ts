@@ -112,23 +112,23 @@ interface NoticeRow extends Omit<NoticeView, 'is_important' | 'is_urgent' | 'sch
 /** Built whole, once per row, as the activities' views are. */
 function view(r: NoticeRow, audience: Audience | null, attachments: AttachmentView[]): Omit<NoticeView, 'form'> {
   const v: Omit<NoticeView, 'form'> = {
-  id: Number(r.id),
-  school_id: r.school_id,
-  notice_title: r.notice_title,
-  notice_desc: r.notice_desc ?? null,
-  notice_type: r.notice_type ?? null,
-  // Both databases hand a BOOLEAN back as 0/1 (SQLite may give a string).
-  is_important: Number(r.is_important) === 1,
-  created_by_type: r.created_by_type ?? null,
-  created_by_id: r.created_by_id === null || r.created_by_id === undefined ? null : Number(r.created_by_id),
-  audience,
-  is_urgent: Number(r.is_urgent) === 1,
-  scheduled: r.published_at == null,
-  publish_at: iso(r.publish_at),
-  published_at: iso(r.published_at),
-  created_at: iso(r.created_at)!,
-  updated_at: iso(r.updated_at)!,
-  attachments,
+    id: Number(r.id),
+    school_id: r.school_id,
+    notice_title: r.notice_title,
+    notice_desc: r.notice_desc ?? null,
+    notice_type: r.notice_type ?? null,
+    // Both databases hand a BOOLEAN back as 0/1 (SQLite may give a string).
+    is_important: Number(r.is_important) === 1,
+    created_by_type: r.created_by_type ?? null,
+    created_by_id: r.created_by_id === null || r.created_by_id === undefined ? null : Number(r.created_by_id),
+    audience,
+    is_urgent: Number(r.is_urgent) === 1,
+    scheduled: r.published_at == null,
+    publish_at: iso(r.publish_at),
+    published_at: iso(r.published_at),
+    created_at: iso(r.created_at)!,
+    updated_at: iso(r.updated_at)!,
+    attachments,
   };
   if (r.read_at !== undefined) v.read_at = iso(r.read_at);
   return v;
