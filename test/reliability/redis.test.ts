@@ -28,8 +28,23 @@ afterAll(async () => {
   await database?.drop();
 });
 
-/** An address from a documentation range (RFC 5737), used only as a header value. */
-const clientAddress = () => `198.51.100.${randomInt(1, 255)}`;
+/**
+ * An address from a documentation range (RFC 5737), used only as a header value: each call a new one,
+ * its counters from an earlier run (they outlive it in Redis for a minute) cleared first.
+ */
+let lastAddress = randomInt(0, 254);
+async function clientAddress(): Promise<string> {
+  lastAddress = (lastAddress + 1) % 254;
+  const ip = `198.51.100.${lastAddress + 1}`;
+  const direct = createClient({ url: redisUrl() });
+  await direct.connect();
+  try {
+    await direct.del(['public', 'login', 'session'].map((name) => `sp:rl:${name}:${ip}`));
+  } finally {
+    direct.destroy();
+  }
+  return ip;
+}
 const publicPath = '/web-app/grades?school_id=redis-school';
 
 async function server(env: Record<string, string>): Promise<ServerProcess> {
@@ -49,7 +64,7 @@ let adminToken: string | undefined;
 async function health(s: ServerProcess): Promise<Record<string, any>> {
   if (!adminToken) {
     // Its own client address: the shared counters of loopback outlive this run in Redis.
-    const from = { 'x-forwarded-for': clientAddress() };
+    const from = { 'x-forwarded-for': await clientAddress() };
     expect((await post(`${s.url}/web-app/signup`, { name: 'Head', email: 'head@redis.example', password: 'a long password', school_id: 'redis-school' }, from)).status).toBe(201);
     adminToken = (await post(`${s.url}/web-app/signin`, { email: 'head@redis.example', password: 'a long password' }, from)).body!.data.access_token;
   }
@@ -76,7 +91,7 @@ describe('Redis for shared rate limits', () => {
     // Until its client has connected, an instance counts on its own (as when Redis is down): on a busy machine that
     // can outlast the first requests, so the shared budget is measured from the moment both use Redis.
     for (const s of [a, b]) await until('Redis connected', async () => ((await health(s)).redis?.status === 'ok' ? true : undefined), 15_000);
-    const ip = clientAddress();
+    const ip = await clientAddress();
     const statuses: number[] = [];
     for (let i = 0; i < 8; i++) {
       const res = await hit(i % 2 ? b : a, ip);
@@ -86,7 +101,7 @@ describe('Redis for shared rate limits', () => {
     expect(statuses.slice(0, 6).every((s) => s !== 429)).toBe(true);
     expect(statuses.slice(6)).toEqual([429, 429]);
     // Another client still has its own budget.
-    expect((await hit(b, clientAddress())).status).not.toBe(429);
+    expect((await hit(b, await clientAddress())).status).not.toBe(429);
   }, 60_000);
 
   it('keeps answering while Redis is away, says so once, and shares the counters again when it is back', async () => {
@@ -94,7 +109,7 @@ describe('Redis for shared rate limits', () => {
     const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
     proxies.push(proxy);
     const s = await server({ REDIS_URL: `redis://127.0.0.1:${proxy.port}`, RATE_LIMIT_PUBLIC: '1000' });
-    const ip = clientAddress();
+    const ip = await clientAddress();
     await until('Redis connected', async () => ((await health(s)).redis?.status === 'ok' ? true : undefined), 10_000);
     expect((await health(s)).redis).toEqual({ status: 'ok', latency_ms: expect.any(Number) });
     expect((await hit(s, ip)).status).toBe(200);
@@ -129,7 +144,7 @@ describe('Redis for shared rate limits', () => {
 
   it('starts and serves when Redis is not there at start-up', async () => {
     const s = await server({ REDIS_URL: `redis://127.0.0.1:${await freePort()}`, RATE_LIMIT_PUBLIC: '3' });
-    const ip = clientAddress();
+    const ip = await clientAddress();
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await hit(s, ip)).status);
     // Limited by the instance's own counters meanwhile.
