@@ -249,11 +249,18 @@ describe('editing and deleting', () => {
     expectError(await t.api.put('/teachers-app/activities/abc').set(bearer(teacher.token)).send({ title: 'x' }), 400, 'BAD_REQUEST');
   });
 
-  it("answers 404 for another school's activity and an unknown id", async () => {
+  it("answers 404 for another school's activity, a deleted one and an unknown id, before judging the body", async () => {
     const foreign = await create(teacherB, { title: 'B only' }, b.schoolId);
-    expectError(await t.api.put(`/teachers-app/activities/${foreign}`).set(bearer(principal.token)).send({ title: 'x' }), 404, 'NOT_FOUND');
+    const deleted = await create(teacher, { title: 'Deleted' });
+    expect((await t.api.delete(`/teachers-app/activities/${deleted}`).set(bearer(teacher.token))).status).toBe(200);
+    for (const id of [foreign, deleted, 2000000000]) {
+      for (const body of [{ title: 'x' }, {}, { title: '', status: 'gone', starts_at: 'soon' }]) {
+        expectError(await t.api.put(`/teachers-app/activities/${id}`).set(bearer(principal.token)).send(body), 404, 'NOT_FOUND');
+      }
+    }
     expectError(await t.api.delete(`/teachers-app/activities/${foreign}`).set(bearer(principal.token)), 404, 'NOT_FOUND');
-    expectError(await t.api.put('/teachers-app/activities/2000000000').set(bearer(principal.token)).send({ title: 'x' }), 404, 'NOT_FOUND');
+    // Without activities.create the caller is refused before any record is looked up.
+    expectError(await t.api.put(`/teachers-app/activities/${foreign}`).set(bearer(viewer.token)).send({ title: '' }), 403, 'FORBIDDEN');
     const row = await Activity.findByPk(foreign, { raw: true });
     expect(row).toMatchObject({ title: 'B only', deleted_status: 0 });
   });

@@ -128,9 +128,10 @@ describe('changing and deleting entries', () => {
     expect(parentList.body.data.map((e: { id: number }) => e.id)).not.toContain(mine);
   });
 
-  it("answers 404 for another school's entry", async () => {
+  it("answers 404 for another school's entry, before judging the body", async () => {
     const id = (await create(staff.t1.token, { grade: '5', title: 'Ours' })).body.data.id;
     expectError(await t.api.put(`/teachers-app/diary/${id}`).set(bearer(staff.otherSchool.token)).send({ title: 'Theirs' }), 404, 'NOT_FOUND');
+    expectError(await t.api.put(`/teachers-app/diary/${id}`).set(bearer(staff.otherSchool.token)).send({ title: '', due_date: 'soon' }), 404, 'NOT_FOUND');
     expectError(await t.api.delete(`/teachers-app/diary/${id}`).set(bearer(staff.otherSchool.token)), 404, 'NOT_FOUND');
   });
 });

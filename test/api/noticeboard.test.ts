@@ -183,9 +183,13 @@ describe('editing and deleting', () => {
     expectError(await t.api.put(`/web-app/noticeboard/${id}`).set(bearer(a.adminToken)).send({ notice_type: 'party' }), 400, 'BAD_REQUEST');
   });
 
-  it("answers 404 for another school's notice and leaves it alone", async () => {
+  it("answers 404 for another school's notice or an unknown id before judging the body, and leaves it alone", async () => {
     const foreign = await create({ notice_title: 'B notice' }, b);
-    expectError(await t.api.put(`/web-app/noticeboard/${foreign}`).set(bearer(a.adminToken)).send({ notice_title: 'Taken' }), 404, 'NOT_FOUND');
+    for (const id of [foreign, 2000000000]) {
+      for (const body of [{ notice_title: 'Taken' }, {}, { notice_title: '', is_important: 'very', audience: 'everyone' }]) {
+        expectError(await t.api.put(`/web-app/noticeboard/${id}`).set(bearer(a.adminToken)).send(body), 404, 'NOT_FOUND');
+      }
+    }
     expectError(await t.api.delete(`/web-app/noticeboard/${foreign}`).set(bearer(a.adminToken)), 404, 'NOT_FOUND');
     expect(await Notice.findByPk(foreign, { raw: true })).toMatchObject({ notice_title: 'B notice', notice_deleted: 0 });
   });

@@ -157,9 +157,12 @@ describe('PUT /web-app/students/:id', () => {
     expect(await Parent.count({ where: { phone_no: phone } })).toBe(1);
   });
 
-  it("answers 404 for another school's student and 400 for an empty body", async () => {
+  it("answers 404 for another school's student before judging the body, and 400 for an empty body", async () => {
     const theirs = await student(b.schoolId, null, { name: 'Theirs' });
-    expectError(await put(theirs.id, { student_full_name: 'Mine' }), 404, 'NOT_FOUND');
+    for (const body of [{ student_full_name: 'Mine' }, {}, { student_full_name: '', status: 'gone', date_of_birth: 'yesterday' }]) {
+      expectError(await put(theirs.id, body), 404, 'NOT_FOUND');
+    }
+    expectError(await t.api.post(`/web-app/students/${theirs.id}/reset-password`).set(bearer(a.adminToken)).send({ password: 'x' }), 404, 'NOT_FOUND');
     expect((await Student.findByPk(theirs.id))!.student_full_name).toBe('Theirs');
     const mine = await student(a.schoolId, null);
     expectError(await put(mine.id, {}), 400, 'BAD_REQUEST');

@@ -223,6 +223,18 @@ describe('tenant isolation matrix', () => {
     expect(wrong).toEqual([]);
   }, 300_000);
 
+  it("answers 404 to every change or action on school A's records before judging its body", async () => {
+    const wrong: string[] = [];
+    for (const route of authenticated().filter((r) => r.method !== 'get' && r.path.includes(':'))) {
+      const call = buildCall(route) as Call;
+      // Every field of the body the wrong type: judged first, it would be a 400.
+      const body = Object.fromEntries(keysOf(route.spec.body).filter((k) => k !== 'school_id').map((k) => [k, { wrong: [] }]));
+      const res = await send(route, { ...call, body }, await token('B', appOf[route.app!]!));
+      if (res.status !== 404) wrong.push(`${route.method.toUpperCase()} ${route.path}: ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
+    }
+    expect(wrong).toEqual([]);
+  }, 300_000);
+
   it("shows school A's own lists its data, so the marker check above can see a leak", async () => {
     const seen = new Set<string>();
     for (const route of authenticated().filter((r) => r.method === 'get' && !r.path.includes(':'))) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  activityChangesSchema, activityStatuses, activityTypes, createActivity, deleteActivity, listTeacherActivities, listWebActivities,
+  activityChangesSchema, activityStatuses, activityTypes, assertActivityFound, createActivity, deleteActivity, listTeacherActivities, listWebActivities,
   newActivitySchema, parentActivity, parentFeed, parentFeedQuerySchema, teacherActivityQuerySchema, updateActivity, webActivityQuerySchema,
 } from '../../services/activities/activities.js';
 import type { Routers } from '../routers.js';
@@ -90,6 +90,7 @@ export function registerActivityRoutes(r: Routers): void {
   r.teachers.route(
     {
       method: 'put', path: '/activities/:id', someField: true, params: idParam, body: activityChangesSchema.extend({ school_id: schoolIdField().optional() }),
+      found: ({ principal, params }) => assertActivityFound(principal, params.id),
       summary: 'Change an activity, its status included (own: activities.create; anyone\'s: activities.manage)',
       description:
         'Any of draft, published and cancelled may follow any other. A deleted activity or another school\'s answers 404. `form` is the whole ' +

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { adminChangesInput, createAdmin, deleteAdmin, listAdmins, newAdminInput, updateAdmin } from '../../services/admins/admin-users.js';
+import { adminChangesInput, assertAdminFound, createAdmin, deleteAdmin, listAdmins, newAdminInput, updateAdmin } from '../../services/admins/admin-users.js';
 import type { Routers } from '../routers.js';
 import { idParam, timestamp } from '../../services/schemas.js';
 
@@ -29,6 +29,7 @@ export function registerAdminRoutes(r: Routers): void {
   web.route(
     {
       method: 'put', path: '/admins/:id', someField: true, params: idParam, summary: 'Change an admin user (super_admin)',
+      found: ({ principal, params }) => assertAdminFound(principal, params.id),
       description: 'A new password ends every session of that admin; the last super_admin cannot be demoted.',
       body: adminChangesInput,
       response: adminView, errors: [403, 404, 409],

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createDiaryEntry, deleteDiaryEntry, listParentDiary, listStaffDiary, updateDiaryEntry } from '../../services/diary/diary.js';
+import { assertDiaryEntryEditable, createDiaryEntry, deleteDiaryEntry, listParentDiary, listStaffDiary, updateDiaryEntry } from '../../services/diary/diary.js';
 import type { Routers } from '../routers.js';
 import { attachmentIdsInput } from '../../services/attachments/attaching.js';
 import { attachmentsView, date, id, idParam, longText, pageQuery, timestamp, title } from '../../services/schemas.js';
@@ -40,6 +40,7 @@ export function registerDiaryRoutes(r: Routers): void {
   teachers.route(
     {
       method: 'put', path: '/diary/:id', params: idParam, summary: 'Change a diary entry (own: diary.create; others\': diary.manage)',
+      found: ({ principal, params }) => assertDiaryEntryEditable(principal, params.id),
       description: 'Naming grade or student_id retargets the entry, again to exactly one of the two.',
       body: z.object({ ...fields, title: title().optional() }), response: diaryView, errors: [404],
       example: { title: 'Maths homework (corrected)', due_date: '2026-11-25' },

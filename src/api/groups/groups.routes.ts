@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  addGroupMembers, createGroup, deleteGroup, getGroup, groupChangesInput, groupMembersInput, listGroups, newGroupInput, removeGroupMembers, updateGroup,
+  addGroupMembers, assertGroupFound, createGroup, deleteGroup, getGroup, groupChangesInput, groupMembersInput, listGroups, newGroupInput, removeGroupMembers, updateGroup,
 } from '../../services/groups/groups.js';
 import type { Routers } from '../routers.js';
 import { idParam } from '../../services/schemas.js';
@@ -42,6 +42,7 @@ export function registerGroupRoutes(r: Routers): void {
   web.route(
     {
       method: 'put', path: '/groups/:id', params: idParam, summary: 'Rename a group or change its description (super_admin, admin)',
+      found: ({ principal, params }) => assertGroupFound(principal, params.id),
       description: 'A name another group has: 409.', body: groupChangesInput, response: groupView, errors: [404, 409],
       example: { name: 'Bus route 7 (morning)' }, responseExample: { message: 'Group updated', data: example },
     },
@@ -61,6 +62,7 @@ export function registerGroupRoutes(r: Routers): void {
   web.route(
     {
       method: 'post', path: '/groups/:id/members', params: idParam, summary: 'Add students to a group (super_admin, admin)',
+      found: ({ principal, params }) => assertGroupFound(principal, params.id),
       description: 'Students already in it stay; an id that is not a student of the school fails the whole request with 404.',
       body: groupMembersInput, response: groupView, errors: [404], example: { student_ids: [12, 15] },
       responseExample: { message: 'Members added', data: example },
@@ -70,6 +72,7 @@ export function registerGroupRoutes(r: Routers): void {
   web.route(
     {
       method: 'post', path: '/groups/:id/members/remove', params: idParam, summary: 'Take students out of a group (super_admin, admin)',
+      found: ({ principal, params }) => assertGroupFound(principal, params.id),
       description: 'A student not in the group is no error.', body: groupMembersInput, response: groupView, errors: [404], example: { student_ids: [15] },
       responseExample: { message: 'Members removed', data: example },
     },

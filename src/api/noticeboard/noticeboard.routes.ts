@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
-  createNotice, deleteNotice, listParentNotices, parentNotice, listTeacherNotices, listWebNotices, newNoticeSchema, noticeBoardQuerySchema, teacherNoticeQuerySchema,
-  noticeChangesSchema, noticeTypes, updateNotice, webNoticeQuerySchema,
+  assertNoticeFound, createNotice, deleteNotice, listParentNotices, parentNotice, listTeacherNotices, listWebNotices, newNoticeSchema, noticeBoardQuerySchema,
+  teacherNoticeQuerySchema, noticeChangesSchema, noticeTypes, updateNotice, webNoticeQuerySchema,
 } from '../../services/notices/notices.js';
 import type { Routers } from '../routers.js';
 import { attachmentsView, audienceView, idParam, schoolIdField, timestamp } from '../../services/schemas.js';
@@ -86,6 +86,7 @@ export function registerNoticeboardRoutes(r: Routers): void {
   r.web.route(
     {
       method: 'put', path: '/noticeboard/:id', someField: true, params: idParam, body: noticeChangesSchema.extend({ school_id: schoolIdField().optional() }),
+      found: ({ principal, params }) => assertNoticeFound(principal, params.id),
       summary: 'Change a notice (super_admin, admin)',
       description:
         'A deleted notice or another school\'s answers 404. `form` is the whole definition again, or null to remove a form without responses; ' +

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idParam, timestamp } from '../../services/schemas.js';
-import { eraseInput, eraseStudentFor } from '../../services/privacy/erasure.js';
+import { assertErasable, eraseInput, eraseStudentFor } from '../../services/privacy/erasure.js';
 import { exportMyData, exportStudent } from '../../services/privacy/export.js';
 import type { Routers } from '../routers.js';
 
@@ -46,6 +46,7 @@ export function registerPrivacyRoutes(r: Routers): void {
   r.web.route(
     {
       method: 'post', path: '/students/:id/erase', params: idParam, body: eraseInput,
+      found: ({ principal, params }) => assertErasable(principal, params.id),
       summary: 'Erase an archived student, and their parent when no other child links them (super_admin)',
       description:
         "`confirm` must be the student's roll number (400 otherwise); only an archived student can be erased (409). Personal fields are replaced, " +

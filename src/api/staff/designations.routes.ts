@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  createDesignation, deleteDesignation, designationChangesInput, getDesignation, listDesignations, newDesignationInput, rbacInput, updateDesignation,
+  assertDesignationFound, createDesignation, deleteDesignation, designationChangesInput, getDesignation, listDesignations, newDesignationInput, rbacInput, updateDesignation,
 } from '../../services/staff/designations.js';
 import type { Routers } from '../routers.js';
 import { idParam, timestamp } from '../../services/schemas.js';
@@ -38,6 +38,7 @@ export function registerDesignationRoutes(r: Routers): void {
   web.route(
     {
       method: 'put', path: '/designations/:id', someField: true, params: idParam, summary: 'Rename a designation or change its rbac (super_admin)',
+      found: ({ principal, params }) => assertDesignationFound(principal, params.id),
       description: 'A rename carries along every staff member who holds the designation.',
       body: designationChangesInput,
       response: designationView, errors: [404, 409],

@@ -78,6 +78,7 @@ export function registerStaffRoutes(r: Routers): void {
   web.route(
     {
       method: 'post', path: '/staff/:id/assign-students', status: 201, params: idParam, summary: 'Assign students to a staff member (admin)',
+      found: ({ principal, params }) => assertStaffFound(principal, params.id),
       description: 'Every id must be a student of the school, else 404 and nothing changes; assigning twice is harmless.',
       body: studentIdsInput, response: assignment, errors: [404], example: { student_ids: [12, 15] },
       responseExample: { message: 'Students assigned', data: { student_ids: [3, 12, 15] } },
@@ -87,6 +88,7 @@ export function registerStaffRoutes(r: Routers): void {
   web.route(
     {
       method: 'post', path: '/staff/:id/unassign-students', status: 201, params: idParam, summary: 'Unassign students from a staff member (admin)',
+      found: ({ principal, params }) => assertStaffFound(principal, params.id),
       description: 'Every id must be a student of the school, else 404 and nothing changes.',
       body: studentIdsInput, response: assignment, errors: [404], example: { student_ids: [12] },
       responseExample: { message: 'Students unassigned', data: { student_ids: [3, 15] } },
@@ -96,6 +98,7 @@ export function registerStaffRoutes(r: Routers): void {
   web.route(
     {
       method: 'post', path: '/staff/:id/reset-pin', status: 201, params: idParam, summary: "Set a staff member's PIN (admin)",
+      found: ({ principal, params }) => assertStaffFound(principal, params.id),
       description: 'Ends every session of the staff member.', body: z.object({ pin: pin() }), errors: [404], example: { pin: '8642' },
       responseExample: { message: 'PIN reset; every session of this staff member has ended' },
     },

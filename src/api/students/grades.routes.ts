@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createGrade, deleteGrade, gradeChangesInput, listGrades, newGradeInput, updateGrade } from '../../services/students/grades.js';
+import { assertGradeFound, createGrade, deleteGrade, gradeChangesInput, listGrades, newGradeInput, updateGrade } from '../../services/students/grades.js';
 import type { Routers } from '../routers.js';
 import { idParam, schoolIdField } from '../../services/schemas.js';
 import { gradeView } from './student-schemas.js';
@@ -30,6 +30,7 @@ export function registerGradeRoutes(r: Routers): void {
   web.route(
     {
       method: 'put', path: '/grades/:id', someField: true, params: idParam, summary: 'Rename a grade, reorder it or set its class teacher',
+      found: ({ principal, params }) => assertGradeFound(principal, params.id),
       description: 'Renaming a grade renames it on its students too.',
       body: gradeChangesInput.extend({ school_id: schoolIdField().optional() }),
       response: gradeView, errors: [404, 409],

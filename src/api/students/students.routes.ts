@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  archiveStudent, getStudent, listStudents, resetParentPin, restoreStudent, studentChangesInput, studentDetailForParent, studentListInput,
+  archiveStudent, assertStudentFound, getStudent, listStudents, resetParentPin, restoreStudent, studentChangesInput, studentDetailForParent, studentListInput,
   teacherStudentDetail, teacherStudents, updateStudent,
 } from '../../services/students/students.js';
 import type { Routers } from '../routers.js';
@@ -71,6 +71,7 @@ export function registerStudentRoutes(r: Routers): void {
   web.route(
     {
       method: 'put', path: '/students/:id', someField: true, params: idParam, summary: 'Edit a student',
+      found: ({ principal, params }) => assertStudentFound(principal, params.id),
       description:
         'Status transitions: registered -> active, active <-> inactive (anything else 409; archive and restore have their own calls). ' +
         'An archived student cannot be edited (409). `grade` must be one of the school\'s grades; `roll_no` is unique in the school (409). ' +
@@ -98,6 +99,7 @@ export function registerStudentRoutes(r: Routers): void {
   web.route(
     {
       method: 'post', path: '/students/:id/reset-password', params: idParam, summary: "Set the PIN of the student's parent (admins)",
+      found: ({ principal, params }) => assertStudentFound(principal, params.id),
       description: 'Sets the PIN (4 to 8 digits) of the parent linked to the student and ends every session of that parent.',
       body: z.object({ school_id: schoolIdField().optional(), password: pin() }),
       response: z.object({ parent_id: z.number() }), errors: [404, 409],

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { webhookDeliveryStatuses } from '../../models/webhook.js';
 import { idParam, timestamp } from '../../services/schemas.js';
 import {
-  createWebhook, deleteWebhook, deliveryListQuery, getWebhook, listDeliveries, listWebhooks, newWebhookInput, updateWebhook, webhookChangesInput,
+  assertWebhookFound, createWebhook, deleteWebhook, deliveryListQuery, getWebhook, listDeliveries, listWebhooks, newWebhookInput, updateWebhook, webhookChangesInput,
   webhookEventChoices,
 } from '../../services/webhooks/webhooks.js';
 import type { Routers } from '../routers.js';
@@ -54,6 +54,7 @@ export function registerWebhookRoutes(r: Routers): void {
   web.route(
     {
       method: 'put', path: '/webhooks/:id', someField: true, params: idParam, summary: 'Change a webhook, or switch it on or off (super_admin)',
+      found: ({ principal, params }) => assertWebhookFound(principal, params.id),
       description:
         'A webhook whose every delivery failed for 3 days is switched off (`active: false`, `disabled_reason` saying why); `active: true` switches it on again. ' +
         'A new URL is checked as on creation.',

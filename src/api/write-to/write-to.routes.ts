@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
-  assertThreadFound, createWriteTo, getParentWriteTo, getStaffWriteTo, listParentWriteTo, listStaffQueue, newWriteToInput, parentReply, replyAuthors, replyInput,
-  schoolReply, updateWriteTo, writeToChangesInput, writeToListQuery, writeToStatuses, writeToTypes,
+  assertOwnThreadFound, assertThreadFound, createWriteTo, getParentWriteTo, getStaffWriteTo, listParentWriteTo, listStaffQueue, newWriteToInput, parentReply, replyAuthors,
+  replyInput, schoolReply, updateWriteTo, writeToChangesInput, writeToListQuery, writeToStatuses, writeToTypes,
 } from '../../services/write-to/write-to.js';
 import type { ApiRouter } from '../route.js';
 import type { Routers } from '../routers.js';
@@ -49,6 +49,7 @@ export function registerWriteToRoutes(r: Routers): void {
   r.parent.route(
     {
       method: 'post', path: '/write-to/:id/reply', params: idParam, status: 201, summary: 'Reply to one of the parent\'s requests',
+      found: ({ principal, params }) => assertOwnThreadFound(principal, params.id),
       description: 'A reply reopens a resolved request; an archived one answers 409.',
       body: replyInput, response: reply, errors: [404, 409],
       example: { message: 'Thank you, one more question about the dates.' },

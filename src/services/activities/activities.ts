@@ -6,6 +6,7 @@ import { iso, sqlTime } from '../../db.js';
 import { badRequest, conflict, fieldError, forbidden, notFound } from '../../errors.js';
 import { Activity, Staff } from '../../models/index.js';
 import { activityStatuses, activityTypes } from '../../models/activity.js';
+import { assertInSchool } from '../access/found.js';
 import { requirePermission, requireSchoolAdmin } from '../access/guards.js';
 import { assertChildOf } from '../access/scope.js';
 import {
@@ -316,6 +317,12 @@ export async function createActivity(ctx: AppContext, principal: Principal, inpu
     await publishActivity(ctx, principal, created.id, transaction);
     return findActivity(ctx, principal, created.id, transaction);
   });
+}
+
+/** An activity of the caller's school (activities.create), else 404: a change of another school's is refused before its body is judged. */
+export async function assertActivityFound(principal: Principal, id: number): Promise<void> {
+  requirePermission(principal, 'activities.create');
+  await assertInSchool(principal, Activity, 'Activity', id, { deleted_status: 0 });
 }
 
 /**

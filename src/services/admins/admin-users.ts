@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AppContext, Principal } from '../../context.js';
 import { badRequest, conflict, fieldError, notFound } from '../../errors.js';
 import { AdminUser, type AdminRole } from '../../models/index.js';
+import { assertInSchool } from '../access/found.js';
 import { requireRole } from '../access/guards.js';
 import { hashSecretValue } from '../auth/passwords.js';
 import { endUserSessions } from '../auth/sessions.js';
@@ -92,6 +93,12 @@ export async function createAdmin(_ctx: AppContext, principal: Principal, raw: N
 }
 
 export type AdminChanges = z.input<typeof adminChangesInput>;
+
+/** An admin user of the caller's school (super_admin), else 404: a change of anyone else is refused before its body is judged. */
+export async function assertAdminFound(principal: Principal, id: number): Promise<void> {
+  requireRole(principal, 'super_admin');
+  await assertInSchool(principal, AdminUser, 'Admin user', id);
+}
 
 /** A new password ends every session of that admin. */
 export async function updateAdmin(ctx: AppContext, principal: Principal, id: number, raw: AdminChanges): Promise<AdminView> {

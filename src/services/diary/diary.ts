@@ -132,9 +132,9 @@ export async function createDiaryEntry(ctx: AppContext, principal: Principal, in
 }
 
 /** The entry, undeleted, in the caller's school, once the caller may change it: their own with diary.create, anyone's with diary.manage. */
-async function assertEditable(principal: Principal, id: number): Promise<void> {
+export async function assertDiaryEntryEditable(principal: Principal, id: number): Promise<void> {
   requirePermission(principal, 'diary.create');
-  const entry = await DiaryEntry.findOne({ where: { id, school_id: principal.schoolId, deleted_status: 0 } });
+  const entry = await DiaryEntry.findOne({ where: { id, school_id: principal.schoolId, deleted_status: 0 }, attributes: ['staff_id'], raw: true });
   if (!entry) throw notFound('Diary entry');
   const own = principal.type === 'staff' && entry.staff_id === principal.userId;
   if (!own) requirePermission(principal, 'diary.manage');
@@ -142,7 +142,7 @@ async function assertEditable(principal: Principal, id: number): Promise<void> {
 
 /** Changes an entry; naming grade or student_id retargets it, again to exactly one of the two; `attachment_ids` replaces its attachments. */
 export async function updateDiaryEntry(ctx: AppContext, principal: Principal, id: number, changes: DiaryChanges): Promise<DiaryView> {
-  await assertEditable(principal, id);
+  await assertDiaryEntryEditable(principal, id);
   const retarget = changes.grade !== undefined || changes.student_id !== undefined;
   const values = {
     ...(retarget ? await target(principal, changes.grade, changes.student_id) : {}),
@@ -162,7 +162,7 @@ export async function updateDiaryEntry(ctx: AppContext, principal: Principal, id
 
 /** Soft delete: the entry leaves every list and its comments' entity becomes invisible to parents; its attachments are deleted with it. */
 export async function deleteDiaryEntry(ctx: AppContext, principal: Principal, id: number): Promise<void> {
-  await assertEditable(principal, id);
+  await assertDiaryEntryEditable(principal, id);
   await ctx.db.sequelize.transaction(async (transaction) => {
     const [affected] = await DiaryEntry.update({ deleted_status: 1 }, { where: { id, school_id: principal.schoolId, deleted_status: 0 }, transaction });
     if (affected === 0) throw notFound('Diary entry');

@@ -4,6 +4,7 @@ import { id as idField, name as nameField } from '../schemas.js';
 import type { AppContext, Principal } from '../../context.js';
 import { AppError, conflict, notFound } from '../../errors.js';
 import { Group, GroupMember, Student } from '../../models/index.js';
+import { assertInSchool } from '../access/found.js';
 import { requireSchoolAdmin } from '../access/guards.js';
 import { parseInput } from '../validation.js';
 
@@ -106,6 +107,12 @@ export async function createGroup(ctx: AppContext, principal: Principal, input: 
     await addMemberships(principal.schoolId, ids.map((student_id) => ({ group_id: group.id, student_id })), transaction);
     return { id: group.id };
   });
+}
+
+/** A group of the caller's school (super_admin, admin), else 404: a change of another school's is refused before its body is judged. */
+export async function assertGroupFound(principal: Principal, groupId: number): Promise<void> {
+  requireSchoolAdmin(principal);
+  await assertInSchool(principal, Group, 'Group', groupId, { deleted_key: 0 });
 }
 
 export async function updateGroup(ctx: AppContext, principal: Principal, groupId: number, input: GroupChanges): Promise<GroupView> {

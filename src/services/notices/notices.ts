@@ -6,6 +6,7 @@ import { iso, sqlTime } from '../../db.js';
 import { badRequest, conflict, fieldError, forbidden, notFound } from '../../errors.js';
 import { Notice } from '../../models/index.js';
 import { noticeTypes } from '../../models/notice.js';
+import { assertInSchool } from '../access/found.js';
 import { operatorPrincipal, requirePermission, requireSchoolAdmin } from '../access/guards.js';
 import { audienceFilters } from '../activities/activities.js';
 import { audienceColumn, audienceFilterClauses, audienceFromColumn, audienceInput, audiencesOf, audienceVisible, checkAudience, normalizeAudience, saveAudience, type Audience } from '../audiences/audiences.js';
@@ -233,6 +234,12 @@ export async function publishNotice(ctx: AppContext, schoolId: string, id: numbe
   }, transaction);
   await emitWebhookEvent(schoolId, 'notice.published', await noticeEventData(ctx, schoolId, id, transaction), transaction);
   return true;
+}
+
+/** A notice of the caller's school (noticeboard.manage), else 404: a change of another school's is refused before its body is judged. */
+export async function assertNoticeFound(principal: Principal, id: number): Promise<void> {
+  requirePermission(principal, 'noticeboard.manage');
+  await assertInSchool(principal, Notice, 'Notice', id, { notice_deleted: 0 });
 }
 
 /** School admins (and staff with `noticeboard.manage`) edit any notice of the school; an edit pushes nothing. */

@@ -4,6 +4,7 @@ import type { AppContext, Principal } from '../../context.js';
 import { badRequest, conflict, fieldError, notFound } from '../../errors.js';
 import { Parent, Student } from '../../models/index.js';
 import type { StudentStatus } from '../../models/student.js';
+import { assertInSchool } from '../access/found.js';
 import { requireSchoolAdmin } from '../access/guards.js';
 import { clearFailures } from '../auth/lockout.js';
 import { generatePin, hashSecretValue, PIN_PATTERN } from '../auth/passwords.js';
@@ -95,7 +96,7 @@ export interface ParentView {
 /** A parent of the caller's school (super_admin, admin), else 404: an update of anyone else is refused before its body is judged. */
 export async function assertParentFound(principal: Principal, id: number): Promise<void> {
   requireSchoolAdmin(principal);
-  if (!(await Parent.findOne({ where: { id, school_id: principal.schoolId }, attributes: ['id'], raw: true }))) throw notFound('Parent');
+  await assertInSchool(principal, Parent, 'Parent', id);
 }
 
 /** A parent of the school with every child linked to them (archived ones too, with their status), for the office. */

@@ -6,6 +6,7 @@ import type { AuditEntityType } from '../../models/audit-event.js';
 import {
   Address, Admission, Attachment, AuditEvent, CalendarFeed, Comment, LoginLockout, Notification, Parent, Session, Student, WebhookDelivery, WriteToReply, WriteToRequest,
 } from '../../models/index.js';
+import { assertInSchool } from '../access/found.js';
 import { requireRole } from '../access/guards.js';
 import { actingAs } from '../audit/context.js';
 import { recordAudit } from '../audit/audit.js';
@@ -176,6 +177,12 @@ async function forgetLockouts(schoolId: string, parent: Parent, transaction: Tra
   const key = `parent:${parent.phone_no}`;
   const shared = (await Parent.count({ where: { phone_no: parent.phone_no, id: { [Op.ne]: parent.id } }, transaction })) > 0;
   await LoginLockout.destroy({ where: { account_key: key, school_id: shared ? schoolId : [schoolId, ''] }, transaction, hooks: false });
+}
+
+/** A student of the caller's school to erase (super_admin), else 404, before the confirmation is judged. */
+export async function assertErasable(principal: Principal, studentId: number): Promise<void> {
+  requireRole(principal, 'super_admin');
+  await assertInSchool(principal, Student, 'Student', studentId);
 }
 
 /** POST /web-app/students/:id/erase (super_admin). */

@@ -5,6 +5,7 @@ import type { AppContext, Principal } from '../../context.js';
 import { iso } from '../../db.js';
 import { badRequest, conflict, fieldError, notFound } from '../../errors.js';
 import { Designation, Staff } from '../../models/index.js';
+import { assertInSchool } from '../access/found.js';
 import { requireRole } from '../access/guards.js';
 import { features, levels, type Rbac } from '../access/rbac.js';
 import { parseInput } from '../validation.js';
@@ -117,6 +118,12 @@ export async function createDesignation(ctx: AppContext, principal: Principal, i
   } catch (err) {
     throw err instanceof UniqueConstraintError ? duplicateName() : err;
   }
+}
+
+/** A designation of the caller's school (super_admin), else 404: a change of anyone else's is refused before its body is judged. */
+export async function assertDesignationFound(principal: Principal, id: number): Promise<void> {
+  requireRole(principal, 'super_admin');
+  await assertInSchool(principal, Designation, 'Designation', id);
 }
 
 /**

@@ -5,6 +5,7 @@ import type { AppContext, Principal } from '../../context.js';
 import { iso } from '../../db.js';
 import { AppError, badRequest, conflict, notFound } from '../../errors.js';
 import { Address, Staff, StaffStudent, Student } from '../../models/index.js';
+import { assertInSchool } from '../access/found.js';
 import { requireSchoolAdmin } from '../access/guards.js';
 import { effectiveRbac, permissionSources, type Feature, type Level, type PermissionSource, type Rbac } from '../access/rbac.js';
 import { assignedStudentIds } from '../access/scope.js';
@@ -148,7 +149,7 @@ async function findStaff(principal: Principal, id: number, transaction?: Transac
 /** A staff member of the caller's school, else 404: an update of anyone else is refused before its body is judged. */
 export async function assertStaffFound(principal: Principal, id: number): Promise<void> {
   requireSchoolAdmin(principal);
-  if (!(await Staff.findOne({ where: { id, school_id: principal.schoolId }, attributes: ['id'], raw: true }))) throw notFound('Staff member');
+  await assertInSchool(principal, Staff, 'Staff member', id);
 }
 
 export async function getStaff(_ctx: AppContext, principal: Principal, id: number): Promise<StaffDetail> {

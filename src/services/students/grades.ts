@@ -4,6 +4,7 @@ import { id as idField } from '../schemas.js';
 import type { AppContext, Principal } from '../../context.js';
 import { badRequest, conflict, fieldError, forbidden, notFound } from '../../errors.js';
 import { AudienceTarget, Grade, School, Staff, Student } from '../../models/index.js';
+import { assertInSchool } from '../access/found.js';
 import { requireSchoolAdmin } from '../access/guards.js';
 import { parseInput } from '../validation.js';
 import { recordAudit } from '../audit/audit.js';
@@ -100,6 +101,12 @@ export async function createGrade(ctx: AppContext, principal: Principal, raw: Ne
 }
 
 export type GradeChanges = z.input<typeof gradeChangesInput>;
+
+/** A grade of the caller's school (super_admin, admin), else 404: a change of another school's is refused before its body is judged. */
+export async function assertGradeFound(principal: Principal, id: number): Promise<void> {
+  requireSchoolAdmin(principal);
+  await assertInSchool(principal, Grade, 'Grade', id);
+}
 
 /** Renaming a grade renames it on its students and in the audiences that name it, in the same transaction. */
 export async function updateGrade(ctx: AppContext, principal: Principal, id: number, raw: GradeChanges): Promise<GradeView> {

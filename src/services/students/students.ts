@@ -6,6 +6,7 @@ import { day, iso } from '../../db.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { Address, Parent, Student } from '../../models/index.js';
 import { studentStatuses, type StudentStatus } from '../../models/student.js';
+import { assertInSchool } from '../access/found.js';
 import { requireSchoolAdmin } from '../access/guards.js';
 import { assertAssigned, childIds } from '../access/scope.js';
 import { offsetOf, paginationOf } from '../pagination.js';
@@ -143,6 +144,12 @@ export async function listStudents(ctx: AppContext, principal: Principal, raw: S
     students: rows.map((r) => ({ ...studentView(r), father_name: r.father_name ?? null })),
     pagination: paginationOf(total, query),
   };
+}
+
+/** A student of the caller's school (super_admin, admin), else 404: a change of another school's is refused before its body is judged. */
+export async function assertStudentFound(principal: Principal, id: number): Promise<void> {
+  requireSchoolAdmin(principal);
+  await assertInSchool(principal, Student, 'Student', id);
 }
 
 async function findStudent(principal: Principal, id: number): Promise<Student> {

@@ -7,6 +7,7 @@ import { iso } from '../../db.js';
 import { badRequest, fieldError, notFound } from '../../errors.js';
 import { Webhook, WebhookDelivery } from '../../models/index.js';
 import { webhookDeliveryStatuses, webhookEvents, type WebhookEvent } from '../../models/webhook.js';
+import { assertInSchool } from '../access/found.js';
 import { requireRole } from '../access/guards.js';
 import { offsetOf, paginationOf } from '../pagination.js';
 import { parseInput } from '../validation.js';
@@ -124,6 +125,12 @@ export async function createWebhook(ctx: AppContext, principal: Principal, input
     school_id: principal.schoolId, url: await checkedUrl(ctx, data.url), events: distinct(data.events), secret,
   });
   return { ...view(webhook), secret };
+}
+
+/** A webhook of the caller's school (super_admin), else 404: a change of another school's is refused before its body is judged. */
+export async function assertWebhookFound(principal: Principal, id: number): Promise<void> {
+  requireOwner(principal);
+  await assertInSchool(principal, Webhook, 'Webhook', id, { deleted_status: 0 });
 }
 
 /** Switching a webhook on again clears why it was off and its failing streak: it gets three new days. */

@@ -10,6 +10,7 @@ import { writeToStatuses, writeToTypes, type WriteToStatus } from '../../models/
 import { replyAuthors, type ReplyAuthor } from '../../models/write-to-reply.js';
 import { enqueue } from '../../push/outbox.js';
 import { deviceItems } from '../../push/targets.js';
+import { assertInSchool } from '../access/found.js';
 import { hasPermission, requireSchoolAdmin } from '../access/guards.js';
 import { assertChildOf, childIds, isAssigned } from '../access/scope.js';
 import { attachmentsOf, withAttachments, type AttachmentView } from '../attachments/attachments.js';
@@ -338,6 +339,12 @@ async function addReply(
   if (files) await applyAttachments(ctx, principal, files, { type: 'write_to_reply', id: reply.id }, transaction);
   const [attachments] = await attachmentsOf(ctx, principal.schoolId, [reply.attachment_ids], transaction);
   return { ...replyView(reply.get({ plain: true }) as unknown as Record<string, unknown>), attachments: attachments! };
+}
+
+/** One of the parent's own threads, else 404: a reply to anyone else's is refused before its body is judged. */
+export async function assertOwnThreadFound(principal: Principal, threadId: number): Promise<void> {
+  requireParent(principal);
+  await assertInSchool(principal, WriteToRequest, 'Write-to request', threadId, { parent_id: principal.userId });
 }
 
 /**
