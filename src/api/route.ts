@@ -4,7 +4,7 @@ import type { AppContext, Principal } from '../context.js';
 import { AppError, fieldError, forbidden } from '../errors.js';
 import type { UserType } from '../models/session.js';
 import { schoolIdField } from '../services/schemas.js';
-import { zodDetails } from '../services/validation.js';
+import { refuseNul, zodDetails } from '../services/validation.js';
 
 export type AppName = 'parent-app' | 'teachers-app' | 'web-app';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -42,6 +42,12 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z
    * for the caller: an update of an unknown or another school's record is 404 whatever its body.
    */
   found?: (call: { ctx: AppContext; principal: Principal; params: z.infer<P> }) => Promise<void>;
+  /**
+   * The service judges the body, part by part, in the order the contract gives for this request (a
+   * form response's child before the form being open, and both before its answers): the handler gets
+   * the body as sent, and `body` only describes it in the document.
+   */
+  bodyJudgedByService?: boolean;
   /** Extra middleware run before validation (rate limits on logins, for instance). */
   before?: RequestHandler[];
   /**
@@ -71,6 +77,9 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z
   responseExample?: { message?: string; data?: unknown };
 }
 
+/** The body a handler gets: as its schema gives it, or as sent when the service judges it. */
+type BodyOf<B extends z.ZodType, S extends boolean> = S extends true ? unknown : z.infer<B>;
+
 export interface Call<B, Q, P> {
   ctx: AppContext;
   body: B;
@@ -93,34 +102,9 @@ export interface RegisteredRoute {
 }
 
 
-/**
- * The path of the first string holding a NUL byte: no field of this domain carries one, and databases
- * disagree on them. Walked with a list, not recursion: a body of deeply nested arrays must not
- * overflow the stack before the schema refuses it.
- */
-function nulField(value: unknown): string | null {
-  interface Step { key: string; parent: Step | null }
-  const pathOf = (step: Step | null) => {
-    const keys: string[] = [];
-    for (let s = step; s; s = s.parent) keys.unshift(s.key);
-    return keys.join('.') || 'body';
-  };
-  const pending: Array<[unknown, Step | null]> = [[value, null]];
-  while (pending.length > 0) {
-    const [v, step] = pending.pop()!;
-    if (typeof v === 'string') {
-      if (v.includes('\u0000')) return pathOf(step);
-    } else if (v && typeof v === 'object') {
-      for (const [k, child] of Object.entries(v).reverse()) pending.push([child, { key: k, parent: step }]);
-    }
-  }
-  return null;
-}
-
 function parsePart<T extends z.ZodType>(schema: T | undefined, value: unknown, part: 'body' | 'query' | 'params'): z.infer<T> {
   if (!schema) return {} as z.infer<T>;
-  const nul = nulField(value);
-  if (nul) throw new AppError('BAD_REQUEST', `${nul} contains a NUL character`, [{ field: nul, message: 'must not contain NUL characters' }]);
+  refuseNul(value);
   const result = schema.safeParse(value ?? {});
   if (result.success) return result.data;
   const details = zodDetails(result.error);
@@ -151,7 +135,7 @@ export class ApiRouter {
       const params = parsePart(spec.params, req.params, 'params');
       const query = parsePart(spec.query, req.query, 'query');
       if (spec.found) await spec.found({ ctx: this.ctx, principal: req.principal!, params });
-      const body = parsePart(spec.body, req.body, 'body');
+      const body = spec.bodyJudgedByService ? (req.body ?? {}) : parsePart(spec.body, req.body, 'body');
       const call = { ctx: this.ctx, body, query, params, req, res, principal: req.principal } as AuthedCall<never, never, never>;
       const reply = (await handler(call)) ?? {};
       if (res.headersSent) return;
@@ -180,17 +164,17 @@ export class ApiRouter {
   }
 
   /** An authenticated route: the handler gets the principal. */
-  route<B extends z.ZodType = z.ZodObject, Q extends z.ZodType = z.ZodObject, P extends z.ZodType = z.ZodObject>(
-    spec: RouteSpec<B, Q, P> & { auth?: true },
-    handler: (call: AuthedCall<z.infer<B>, z.infer<Q>, z.infer<P>>) => Promise<Reply | void>,
+  route<B extends z.ZodType = z.ZodObject, Q extends z.ZodType = z.ZodObject, P extends z.ZodType = z.ZodObject, S extends boolean = false>(
+    spec: RouteSpec<B, Q, P> & { auth?: true; bodyJudgedByService?: S },
+    handler: (call: AuthedCall<BodyOf<B, S>, z.infer<Q>, z.infer<P>>) => Promise<Reply | void>,
   ): void {
     this.add(spec as RouteSpec<z.ZodType, z.ZodType, z.ZodType>, handler as never);
   }
 
   /** A public route: no token needed. */
-  publicRoute<B extends z.ZodType = z.ZodObject, Q extends z.ZodType = z.ZodObject, P extends z.ZodType = z.ZodObject>(
-    spec: RouteSpec<B, Q, P> & { auth: false },
-    handler: (call: Call<z.infer<B>, z.infer<Q>, z.infer<P>>) => Promise<Reply | void>,
+  publicRoute<B extends z.ZodType = z.ZodObject, Q extends z.ZodType = z.ZodObject, P extends z.ZodType = z.ZodObject, S extends boolean = false>(
+    spec: RouteSpec<B, Q, P> & { auth: false; bodyJudgedByService?: S },
+    handler: (call: Call<BodyOf<B, S>, z.infer<Q>, z.infer<P>>) => Promise<Reply | void>,
   ): void {
     this.add(spec as RouteSpec<z.ZodType, z.ZodType, z.ZodType>, handler as never);
   }

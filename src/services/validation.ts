@@ -22,3 +22,33 @@ export function parseInput<T extends z.ZodType>(schema: T, value: unknown): z.in
   const details = zodDetails(result.error);
   throw new AppError('BAD_REQUEST', `Invalid input: ${[...new Set(details.map((d) => d.field))].join(', ')}`, details);
 }
+
+/**
+ * The path of the first string holding a NUL byte: no field of this domain carries one, and databases
+ * disagree on them. Walked with a list, not recursion: a body of deeply nested arrays must not
+ * overflow the stack before the schema refuses it.
+ */
+function nulField(value: unknown): string | null {
+  interface Step { key: string; parent: Step | null }
+  const pathOf = (step: Step | null) => {
+    const keys: string[] = [];
+    for (let s = step; s; s = s.parent) keys.unshift(s.key);
+    return keys.join('.') || 'body';
+  };
+  const pending: Array<[unknown, Step | null]> = [[value, null]];
+  while (pending.length > 0) {
+    const [v, step] = pending.pop()!;
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) return pathOf(step);
+    } else if (v && typeof v === 'object') {
+      for (const [k, child] of Object.entries(v).reverse()) pending.push([child, { key: k, parent: step }]);
+    }
+  }
+  return null;
+}
+
+/** A value holding a NUL character anywhere is bad input: 400 naming the field that holds it. */
+export function refuseNul(value: unknown): void {
+  const field = nulField(value);
+  if (field) throw new AppError('BAD_REQUEST', `${field} contains a NUL character`, [{ field, message: 'must not contain NUL characters' }]);
+}

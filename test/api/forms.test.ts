@@ -324,6 +324,34 @@ describe('responding', () => {
     expect(reopened.body.data.form.closed).toBe(true);
   });
 
+  it('judges a body of the wrong shape only at its turn: the child (400, 403), the form open (409), then the answers (400)', async () => {
+    const questions = [{ id: 'q', type: 'text', label: 'Q' }];
+    const fixed = await activityWithForm({ questions, editable: false });
+    const open = await activityWithForm({ questions });
+    const malformed = { answers: 'none', signature: 5 };
+    expectError(await respond(fam[2]!, fixed.formId, { ...malformed, student_id: fam[1]!.kids[0] }), 403, 'FORBIDDEN');
+    expectError(await respond(fam[2]!, fixed.formId, { ...malformed, student_id: famB.kids[0] }), 403, 'FORBIDDEN');
+    const noChild = await respond(fam[2]!, fixed.formId, malformed);
+    expectError(noChild, 400, 'BAD_REQUEST');
+    expect(fields(noChild)).toEqual(['student_id']);
+    const shape = await respond(fam[2]!, fixed.formId, { ...malformed, student_id: fam[2]!.kids[0] });
+    expectError(shape, 400, 'BAD_REQUEST');
+    expect(fields(shape)).toEqual(['answers', 'signature']);
+    expect(fields(await respond(fam[2]!, fixed.formId, { student_id: fam[2]!.kids[0], answers: { q: 'a\u0000b' } }))).toEqual(['answers.q']);
+    const fixedMine = (await respond(fam[2]!, fixed.formId, { student_id: fam[2]!.kids[0], answers: { q: 'a' } })).body.data;
+    const openMine = (await respond(fam[2]!, open.formId, { student_id: fam[2]!.kids[0], answers: { q: 'a' } })).body.data;
+    // The answers come before an earlier response (409), and a form that takes no changes before the answers.
+    expect(fields(await respond(fam[2]!, fixed.formId, { ...malformed, student_id: fam[2]!.kids[0] }))).toEqual(['answers', 'signature']);
+    expectError(await change(fam[2]!, fixed.formId, fixedMine.id, malformed), 409, 'CONFLICT');
+    expect(fields(await change(fam[2]!, open.formId, openMine.id, malformed))).toEqual(['answers', 'signature']);
+    expect((await t.api.post(`/teachers-app/forms/${open.formId}/close`).set(bearer(author.token))).status).toBe(200);
+    expectError(await respond(fam[1]!, open.formId, { ...malformed, student_id: fam[1]!.kids[0] }), 409, 'CONFLICT');
+    expectError(await change(fam[2]!, open.formId, openMine.id, malformed), 409, 'CONFLICT');
+    // The child is still judged before the form being closed.
+    expectError(await respond(fam[1]!, open.formId, { ...malformed, student_id: fam[2]!.kids[0] }), 403, 'FORBIDDEN');
+    expect(fields(await respond(fam[1]!, open.formId, { ...malformed, student_id: 'first' }))).toEqual(['student_id']);
+  });
+
   it('closes at due_at and opens again when due_at is moved ahead', async () => {
     const form = await activityWithForm({ questions: [{ id: 'q', type: 'text', label: 'Q' }], due_at: new Date(Date.now() + 60_000).toISOString() });
     await Form.update({ due_at: new Date(Date.now() - 1000) }, { where: { id: form.formId }, hooks: false });

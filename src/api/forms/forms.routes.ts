@@ -42,7 +42,7 @@ const capacityNote = 'A full option is a 409 with `details [{field: "answers.<qu
 export function registerFormRoutes(r: Routers): void {
   r.parent.route(
     {
-      method: 'post', path: '/forms/:form_id/responses', status: 201, params: formParam, body: responseInput,
+      method: 'post', path: '/forms/:form_id/responses', status: 201, params: formParam, body: responseInput, bodyJudgedByService: true,
       found: ({ ctx, principal, params }) => assertFormVisible(ctx, principal, params.form_id),
       summary: 'Respond to a form (a permission slip, sign-up or RSVP)',
       description: `${order}an earlier response for the same child (or family) (409), the capacity of each chosen option (409). ${capacityNote} ` +
@@ -55,7 +55,7 @@ export function registerFormRoutes(r: Routers): void {
   );
   r.parent.route(
     {
-      method: 'put', path: '/forms/:form_id/responses/:id', params: responseParam, body: responseChangesInput,
+      method: 'put', path: '/forms/:form_id/responses/:id', params: responseParam, body: responseChangesInput, bodyJudgedByService: true,
       found: ({ ctx, principal, params }) => assertResponseFound(ctx, principal, params.form_id, params.id),
       summary: 'Change one of your responses',
       description: 'Replaces the answers and the signature (the child stays). Checked in this order: another family\'s response or an unseen form (404), ' +

@@ -6,7 +6,7 @@ import { FormResponse, type FormItemType, type OptionCounts } from '../../models
 import { audienceVisible } from '../audiences/audiences.js';
 import { assertParentCanSee } from '../engagement/visibility.js';
 import { id } from '../schemas.js';
-import { parseInput } from '../validation.js';
+import { parseInput, refuseNul } from '../validation.js';
 import { emitWebhookEvent } from '../webhooks/events.js';
 import { checkAnswers, chosen, recount } from './answers.js';
 import { FORM_COLUMNS, formOf, isClosed, responseView, type FormRow, type ResponseView, type StoredForm } from './forms.js';
@@ -16,12 +16,12 @@ const SIGNATURE_MAX = 120;
 const answersField = z.record(z.string(), z.unknown()).describe('Keyed by question id: "agree" or "decline" for a consent, an option id (an array of them with `multiple`) for a choice, a text, a number');
 const signatureField = z.string().nullable().optional().describe("The signer's typed name, 1 to 120 characters; needed to agree to a consent");
 
-export const responseInput = z.object({
+// A response's body is judged in two parts, each at its turn in the contract's order: the child, then (once the form is known to be open) the answers.
+const respondentInput = z.object({
   student_id: id().nullable().optional().describe('The child this response is for: required on a per-student form, absent or null on a per-family one'),
-  answers: answersField,
-  signature: signatureField,
 });
 export const responseChangesInput = z.object({ answers: answersField, signature: signatureField });
+export const responseInput = respondentInput.extend(responseChangesInput.shape);
 
 /** Who wrote a response: its request's address and browser, kept with it. */
 export interface RequestMeta {
@@ -86,11 +86,13 @@ function signatureOf(value: string | null | undefined, problems: FieldError[]): 
   return trimmed || null;
 }
 
-/** The answers and the signature, or one 400 naming each bad one. */
-function checkedAnswers(form: StoredForm, answers: Record<string, unknown>, signatureInput: string | null | undefined) {
+/** The answers and the signature of a body, or one 400 naming each bad one. */
+function checkedAnswers(form: StoredForm, body: unknown) {
+  const input = parseInput(responseChangesInput, body);
+  refuseNul(input);
   const problems: FieldError[] = [];
-  const signature = signatureOf(signatureInput, problems);
-  const checked = checkAnswers(form.questions, answers, signature);
+  const signature = signatureOf(input.signature, problems);
+  const checked = checkAnswers(form.questions, input.answers, signature);
   // A signature already refused is not named again for the consent it would have signed.
   problems.push(...checked.problems.filter((p) => p.field !== 'signature' || problems.length === 0));
   if (problems.length) throw badRequest(`Invalid answers: ${[...new Set(problems.map((p) => p.field))].join(', ')}`, problems);
@@ -127,15 +129,14 @@ async function respondentOf(ctx: AppContext, principal: Principal, form: StoredF
  * (409 naming each full option). Everything is written in one transaction under the form's lock,
  * or nothing is; the webhooks get `form.response_submitted` in it.
  */
-export async function submitResponse(ctx: AppContext, principal: Principal, formId: number, input: z.input<typeof responseInput>, meta: RequestMeta): Promise<ResponseView> {
-  const data = parseInput(responseInput, input);
+export async function submitResponse(ctx: AppContext, principal: Principal, formId: number, input: unknown, meta: RequestMeta): Promise<ResponseView> {
   const seen = await visibleForm(ctx, principal, formId);
-  const studentId = await respondentOf(ctx, principal, seen, data.student_id);
+  const studentId = await respondentOf(ctx, principal, seen, parseInput(respondentInput, input).student_id);
   return ctx.db.sequelize.transaction(async (transaction) => {
     const form = await lockForm(ctx, principal.schoolId, formId, transaction);
     if (isClosed(form)) throw conflict('This form is closed');
     if (form.per_student !== seen.per_student) throw conflict('The form changed meanwhile; send the response again');
-    const { answers, signature } = checkedAnswers(form, data.answers, data.signature);
+    const { answers, signature } = checkedAnswers(form, input);
     const now = new Date();
     let response: FormResponse;
     try {
@@ -171,9 +172,8 @@ export async function submitResponse(ctx: AppContext, principal: Principal, form
  * moves `signed_at`.
  */
 export async function updateResponse(
-  ctx: AppContext, principal: Principal, formId: number, responseId: number, input: z.input<typeof responseChangesInput>, meta: RequestMeta,
+  ctx: AppContext, principal: Principal, formId: number, responseId: number, input: unknown, meta: RequestMeta,
 ): Promise<ResponseView> {
-  const data = parseInput(responseChangesInput, input);
   await visibleForm(ctx, principal, formId);
   return ctx.db.sequelize.transaction(async (transaction) => {
     const form = await lockForm(ctx, principal.schoolId, formId, transaction);
@@ -181,7 +181,7 @@ export async function updateResponse(
     if (!response) throw notFound('Response');
     if (isClosed(form)) throw conflict('This form is closed');
     if (!form.editable) throw conflict('This form does not take changes to a response');
-    const { answers, signature } = checkedAnswers(form, data.answers, data.signature);
+    const { answers, signature } = checkedAnswers(form, input);
     const moved = recount(form.questions, form.counts, chosen(form.questions, response.answers), chosen(form.questions, answers));
     if (moved.full.length) throw full(moved.full);
     const signedAt = signature === null ? null : signature === response.signature ? response.signed_at : new Date();
