@@ -137,7 +137,7 @@ describe('parent and staff logins', () => {
     expect(res.body.data.staff.rbac).toMatchObject({ attendance: 'manage', diary: 'manage', activities: 'create' });
   });
 
-  it('refuses an archived staff member with 403, and a suspended school with 403', async () => {
+  it('refuses an archived staff member with 403, and a suspended school with 403, checked before the session', async () => {
     const archived = await staffMember(a.schoolId, { status: 0 });
     const res = await t.api.post('/teachers-app/teacher-auth-verification').send({ phone_no: archived.phone, pin: archived.pin, school_id: a.schoolId });
     expectError(res, 403, 'FORBIDDEN');
@@ -148,6 +148,9 @@ describe('parent and staff logins', () => {
     await School.update({ status: 'suspended' }, { where: { id: c.schoolId } });
     expectError(await t.api.get('/parent-app/sessions').set(bearer(token)), 403, 'FORBIDDEN');
     expectError(await t.api.post('/parent-app/parent-auth-verification').send({ phone_no: p.phone, pin: p.pin }), 403, 'FORBIDDEN');
+    // An ended session of a suspended school's account is still the suspension's 403, not a 401.
+    await Session.update({ active: false, revoked_at: new Date() }, { where: { school_id: c.schoolId } });
+    expectError(await t.api.get('/parent-app/sessions').set(bearer(token)), 403, 'FORBIDDEN');
   });
 
   it('forgets earlier failures after a successful login', async () => {
