@@ -74,7 +74,10 @@ describe('/web-app/webhooks', () => {
       expectError(res, 400, 'BAD_REQUEST');
       expect(res.body.error.details.map((d: { field: string }) => d.field.split('.')[0])).toContain(body.url && body.url === receiver.url ? 'events' : 'url');
     }
-    expectError(await t.api.put('/web-app/webhooks/1').set(web(a)).send({}), 400, 'BAD_REQUEST');
+    const mine = (await t.api.post('/web-app/webhooks').set(web(a)).send({ url: receiver.url, events: ['*'] })).body.data.id as number;
+    expectError(await t.api.put(`/web-app/webhooks/${mine}`).set(web(a)).send({}), 400, 'BAD_REQUEST');
+    // An unknown webhook is 404 before its body is judged.
+    expectError(await t.api.put('/web-app/webhooks/2000000000').set(web(a)).send({ url: 'not a url' }), 404, 'NOT_FOUND');
   });
 
   it("is for the school's super_admin: another school's gets 404, an admin 403", async () => {
