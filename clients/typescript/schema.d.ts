@@ -351,6 +351,8 @@ export interface paths {
          * Respond to a form (a permission slip, sign-up or RSVP)
          * @description Checked in this order, the first failure answering: the form and its item (404: another school's, or an item the parent cannot see), `student_id` (400, or 403 for a child not theirs), the form being open (409), the answers and the signature (400 naming `answers.<question id>` or `signature`), an earlier response for the same child (or family) (409), the capacity of each chosen option (409). A full option is a 409 with `details [{field: "answers.<question id>", option, message}]`; nothing of the request is saved. An "agree" to a consent needs the signer's typed name in `signature`. The request's ip and user agent are kept with the response.
          *
+         *     **Checked first:** a record in the path that is unknown, or another school's, answers 404 before the body is judged.
+         *
          *     **Access:** a parent token from `POST /parent-app/parent-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
         post: operations["postParentAppFormsFormIdResponses"];
@@ -371,6 +373,8 @@ export interface paths {
         /**
          * Change one of your responses
          * @description Replaces the answers and the signature (the child stays). Checked in this order: another family's response or an unseen form (404), the form closed (409), a form that takes no changes (409), the answers (400), capacity (409). A full option is a 409 with `details [{field: "answers.<question id>", option, message}]`; nothing of the request is saved. A new signature moves `signed_at`.
+         *
+         *     **Checked first:** a record in the path that is unknown, or another school's, answers 404 before the body is judged.
          *
          *     **Access:** a parent token from `POST /parent-app/parent-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -580,6 +584,8 @@ export interface paths {
         /**
          * Reply to one of the parent's requests
          * @description A reply reopens a resolved request; an archived one answers 409.
+         *
+         *     **Checked first:** a record in the path that is unknown, or another school's, answers 404 before the body is judged.
          *
          *     **Access:** a parent token from `POST /parent-app/parent-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -800,6 +806,8 @@ export interface paths {
          * Change a diary entry (own: diary.create; others': diary.manage)
          * @description Naming grade or student_id retargets the entry, again to exactly one of the two.
          *
+         *     **Checked first:** a record in the path that is unknown, or another school's, answers 404 before the body is judged.
+         *
          *     **Access:** a staff token from `POST /teachers-app/teacher-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
         put: operations["putTeachersAppDiaryId"];
@@ -881,6 +889,8 @@ export interface paths {
         /**
          * Change an activity, its status included (own: activities.create; anyone's: activities.manage)
          * @description Any of draft, published and cancelled may follow any other. A deleted activity or another school's answers 404. `form` is the whole definition again (questions and options matched by id), or null to remove a form without responses. Once it has responses, removing a question or an option, changing a question's type or `multiple`, changing `per_student` or setting a capacity below what is taken is 409 naming the path, and nothing of the update is saved. Making an event an announcement clears its event fields.
+         *
+         *     **Checked first:** a record in the path that is unknown, or another school's, answers 404 before the body is judged.
          *
          *     **Access:** a staff token from `POST /teachers-app/teacher-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -1160,6 +1170,8 @@ export interface paths {
          * Resolve or assign a request
          * @description Resolving needs write_to.manage or being the assigned staff; assigning needs write_to.manage. Resolving marks a leave's dates excused where no mark exists; a resolved or archived request answers 409. An unknown or another school's request answers 404 whatever the body.
          *
+         *     **Checked first:** a record in the path that is unknown, or another school's, answers 404 before the body is judged.
+         *
          *     **Access:** a staff token from `POST /teachers-app/teacher-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
         put: operations["putTeachersAppWriteToId"];
@@ -1182,6 +1194,8 @@ export interface paths {
         /**
          * Reply to a request in the caller's queue
          * @description The first reply from the school (staff or admin) moves an open request to in_progress; the parent is notified. An archived request answers 409.
+         *
+         *     **Checked first:** a record in the path that is unknown, or another school's, answers 404 before the body is judged.
          *
          *     **Access:** a staff token from `POST /teachers-app/teacher-auth-verification`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -1364,6 +1378,8 @@ export interface paths {
          * Change an admin user (super_admin)
          * @description A new password ends every session of that admin; the last super_admin cannot be demoted.
          *
+         *     **Checked first:** a record in the path that is unknown, or another school's, answers 404 before the body is judged.
+         *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
         put: operations["putWebAppAdminsId"];
@@ -1454,6 +1470,8 @@ export interface paths {
          * Change a staff member (admin)
          * @description Only the fields sent change. An unknown or another school's staff member answers 404 whatever the body. A phone or e-mail another staff member of the school has answers 409.
          *
+         *     **Checked first:** a record in the path that is unknown, or another school's, answers 404 before the body is judged.
+         *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
         put: operations["putWebAppStaffId"];
@@ -1477,6 +1495,8 @@ export interface paths {
          * Assign students to a staff member (admin)
          * @description Every id must be a student of the school, else 404 and nothing changes; assigning twice is harmless.
          *
+         *     **Checked first:** a record in the path that is unknown, or another school's, answers 404 before the body is judged.
+         *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
         post: operations["postWebAppStaffIdAssignStudents"];
@@ -1499,6 +1519,8 @@ export interface paths {
          * Unassign students from a staff member (admin)
          * @description Every id must be a student of the school, else 404 and nothing changes.
          *
+         *     **Checked first:** a record in the path that is unknown, or another school's, answers 404 before the body is judged.
+         *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
         post: operations["postWebAppStaffIdUnassignStudents"];
@@ -1520,6 +1542,8 @@ export interface paths {
         /**
          * Set a staff member's PIN (admin)
          * @description Ends every session of the staff member.
+         *
+         *     **Checked first:** a record in the path that is unknown, or another school's, answers 404 before the body is judged.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -1598,6 +1622,8 @@ export interface paths {
          * Rename a designation or change its rbac (super_admin)
          * @description A rename carries along every staff member who holds the designation.
          *
+         *     **Checked first:** a record in the path that is unknown, or another school's, answers 404 before the body is judged.
+         *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
         put: operations["putWebAppDesignationsId"];
@@ -1675,6 +1701,8 @@ export interface paths {
         /**
          * Change a notice (super_admin, admin)
          * @description A deleted notice or another school's answers 404. `form` is the whole definition again, or null to remove a form without responses; once it has responses, the changes it may not take are 409 naming the path (as for activities).
+         *
+         *     **Checked first:** a record in the path that is unknown, or another school's, answers 404 before the body is judged.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -1890,6 +1918,8 @@ export interface paths {
          * Edit a student
          * @description Status transitions: registered -> active, active <-> inactive (anything else 409; archive and restore have their own calls). An archived student cannot be edited (409). `grade` must be one of the school's grades; `roll_no` is unique in the school (409). A new `phone_no` links the student to the parent of that phone in the school, created without a PIN when there is none.
          *
+         *     **Checked first:** a record in the path that is unknown, or another school's, answers 404 before the body is judged.
+         *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
         put: operations["putWebAppStudentsId"];
@@ -1953,6 +1983,8 @@ export interface paths {
          * Set the PIN of the student's parent (admins)
          * @description Sets the PIN (4 to 8 digits) of the parent linked to the student and ends every session of that parent.
          *
+         *     **Checked first:** a record in the path that is unknown, or another school's, answers 404 before the body is judged.
+         *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
         post: operations["postWebAppStudentsIdResetPassword"];
@@ -1999,6 +2031,8 @@ export interface paths {
         /**
          * Rename a grade, reorder it or set its class teacher
          * @description Renaming a grade renames it on its students too.
+         *
+         *     **Checked first:** a record in the path that is unknown, or another school's, answers 404 before the body is judged.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -2100,6 +2134,8 @@ export interface paths {
          * Change a parent's names, e-mail or phone (super_admin, admin)
          * @description Only the fields sent change. A phone another parent of the school has answers 409 naming `phone_no`; the children's `phone_no` follow a new one. The parent's PIN and sessions stay. An unknown or another school's parent answers 404 whatever the body.
          *
+         *     **Checked first:** a record in the path that is unknown, or another school's, answers 404 before the body is judged.
+         *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
         put: operations["putWebAppParentsId"];
@@ -2122,6 +2158,8 @@ export interface paths {
         /**
          * Set a parent's PIN (super_admin, admin)
          * @description Ends every session of the parent and lifts a login lock-out on their phone; recorded as `pin.reset`. An unknown or another school's parent answers 404 whatever the body.
+         *
+         *     **Checked first:** a record in the path that is unknown, or another school's, answers 404 before the body is judged.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -2166,6 +2204,8 @@ export interface paths {
         /**
          * Erase an archived student, and their parent when no other child links them (super_admin)
          * @description `confirm` must be the student's roll number (400 otherwise); only an archived student can be erased (409). Personal fields are replaced, addresses deleted, the parent's comments blanked and every other trace (the admission's form, write-to threads, notifications, the audit trail's changes) blanked; ids, counts and audit events stay. The attachments of the student's write-to requests and of their replies are deleted (their URLs then 404). The parent goes too when no other child of the school links them: name and phone replaced, PIN removed, every session ended, every upload of theirs deleted.
+         *
+         *     **Checked first:** a record in the path that is unknown, or another school's, answers 404 before the body is judged.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -2222,6 +2262,8 @@ export interface paths {
          * Rename a group or change its description (super_admin, admin)
          * @description A name another group has: 409.
          *
+         *     **Checked first:** a record in the path that is unknown, or another school's, answers 404 before the body is judged.
+         *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
         put: operations["putWebAppGroupsId"];
@@ -2251,6 +2293,8 @@ export interface paths {
          * Add students to a group (super_admin, admin)
          * @description Students already in it stay; an id that is not a student of the school fails the whole request with 404.
          *
+         *     **Checked first:** a record in the path that is unknown, or another school's, answers 404 before the body is judged.
+         *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
         post: operations["postWebAppGroupsIdMembers"];
@@ -2272,6 +2316,8 @@ export interface paths {
         /**
          * Take students out of a group (super_admin, admin)
          * @description A student not in the group is no error.
+         *
+         *     **Checked first:** a record in the path that is unknown, or another school's, answers 404 before the body is judged.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -2342,6 +2388,8 @@ export interface paths {
          * Resolve or assign a request
          * @description `status: "resolved"` resolves it; `assigned_staff_id` assigns it to an active staff member of the school (null unassigns). Resolving marks a leave's dates excused where no mark exists; a resolved or archived request answers 409. An unknown or another school's request answers 404 whatever the body.
          *
+         *     **Checked first:** a record in the path that is unknown, or another school's, answers 404 before the body is judged.
+         *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
         put: operations["putWebAppWriteToId"];
@@ -2364,6 +2412,8 @@ export interface paths {
         /**
          * Reply to a request in the caller's queue
          * @description The first reply from the school (staff or admin) moves an open request to in_progress; the parent is notified. An archived request answers 409. The reply has `author_type` admin and the admin user's id and name.
+         *
+         *     **Checked first:** a record in the path that is unknown, or another school's, answers 404 before the body is judged.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */
@@ -2529,6 +2579,8 @@ export interface paths {
         /**
          * Change a webhook, or switch it on or off (super_admin)
          * @description A webhook whose every delivery failed for 3 days is switched off (`active: false`, `disabled_reason` saying why); `active: true` switches it on again. A new URL is checked as on creation.
+         *
+         *     **Checked first:** a record in the path that is unknown, or another school's, answers 404 before the body is judged.
          *
          *     **Access:** an admin token from `POST /web-app/signin`, sent as `Authorization: Bearer <token>` (or the `access_token` query parameter or cookie). Rate limited per session.
          */

@@ -123,6 +123,8 @@ function parameters(schema: z.ZodType | undefined, where: 'query' | 'path') {
   });
 }
 
+const foundFirst = "**Checked first:** a record in the path that is unknown, or another school's, answers 404 before the body is judged.";
+
 function accessText(app: AppName | null, auth: boolean): string {
   if (!auth || !app) return '**Access:** public, no token. Rate limited per client IP.';
   const { user, login } = loginOf[app];
@@ -166,7 +168,7 @@ function apiOperation({ app, method, path, spec }: RegisteredRoute) {
   return {
     tags: [app ? tagOf[app] : 'Service'],
     summary: spec.summary,
-    description: [spec.description, accessText(app, auth)].filter(Boolean).join('\n\n'),
+    description: [spec.description, spec.found && spec.body ? foundFirst : undefined, accessText(app, auth)].filter(Boolean).join('\n\n'),
     operationId: operationId(method, path),
     security: auth ? [{ bearer: [] }, { query: [] }, { cookie: [] }] : [],
     parameters: [...parameters(spec.params, 'path'), ...parameters(spec.query, 'query')],
