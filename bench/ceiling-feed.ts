@@ -1,14 +1,16 @@
 /**
  * The parent feed's work done with nothing in between, shared by the two ceilings: verify the JWT
  * (HS256, a KeyObject secret), check the session with one prepared statement, read the page with
- * one prepared statement, serialise the same envelope. The SQL is the service's own session check
- * and feed query, so the ceilings measure the framework and driver costs, not a different plan.
+ * one prepared statement, serialise the same answer (byte for byte: the run compares them). The SQL
+ * is the service's own session check and feed query, so the ceilings measure the framework and
+ * driver costs, not a different plan or a smaller answer.
  */
 import { createHash, createSecretKey } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import mysql from 'mysql2/promise';
 import { bindPositional } from '../src/prepared.js';
 import { parentFeedSql } from '../src/services/activities/activities.js';
+import { audienceFromColumn } from '../src/services/audiences/audiences.js';
 import { SESSION_SQL } from '../src/services/auth/sessions.js';
 
 // The service's own per-request check (src/services/auth/sessions.ts resolvePrincipal).
@@ -37,10 +39,18 @@ interface ActivityRow {
   staff_id: number;
   author_name: string | null;
   student_id: number | null;
+  audience_list: string | null;
+  publish_at: Date | null;
   published_at: Date | null;
-  read_at: Date | null;
   created_at: Date;
   updated_at: Date;
+  starts_at: Date | null;
+  ends_at: Date | null;
+  all_day: number;
+  location: string | null;
+  attachment_ids: string | null;
+  form_id: number | null;
+  read_at: Date | null;
 }
 
 export interface Answer {
@@ -80,7 +90,10 @@ export function createFeed(databaseUrl: string, jwtSecret: string) {
 
     const feed = feedStatement(claims.school_id, Number(claims.sub));
     const [page] = await pool.execute(feed.sql, feed.values as mysql.ExecuteValues[]);
-    const data = (page as ActivityRow[]).map((r) => ({
+    const rows = page as ActivityRow[];
+    // The service reads an item's attachments and form with statements of their own; the data sets have none.
+    if (rows.some((r) => r.attachment_ids !== null || r.form_id !== null)) return fail(500, 'INTERNAL', 'The ceiling reads no attachments or forms');
+    const data = rows.map((r) => ({
       id: r.id,
       school_id: r.school_id,
       title: r.title,
@@ -91,10 +104,18 @@ export function createFeed(databaseUrl: string, jwtSecret: string) {
       author_id: r.staff_id,
       author_name: r.author_name,
       student_id: r.student_id,
+      audience: audienceFromColumn(r.audience_list),
+      publish_at: r.publish_at?.toISOString() ?? null,
       published_at: r.published_at?.toISOString() ?? null,
-      read_at: r.read_at?.toISOString() ?? null,
       created_at: r.created_at.toISOString(),
       updated_at: r.updated_at.toISOString(),
+      starts_at: r.starts_at?.toISOString() ?? null,
+      ends_at: r.ends_at?.toISOString() ?? null,
+      all_day: r.all_day === 1,
+      location: r.location,
+      attachments: [],
+      read_at: r.read_at?.toISOString() ?? null,
+      form: null,
     }));
     return { status: 200, body: JSON.stringify({ success: true, data }) };
   }

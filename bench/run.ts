@@ -191,6 +191,23 @@ async function identitiesFor(meta: DatasetMeta, few = false): Promise<Identities
   }
 }
 
+/** The feed's answer to the first parent, status and body: the ceilings must write the service's bytes. */
+async function feedAnswer(server: ServerProcess, feed: Scenario, ids: Identities): Promise<string> {
+  const call = feed.next({ ...ids, parents: ids.parents.slice(0, 1) })();
+  const res = await fetch(server.url + call.path, { method: call.method, headers: call.headers, signal: AbortSignal.timeout(30_000) });
+  return `${res.status} ${await res.text()}`;
+}
+
+/** A ceiling that answers less (or other) than the service would measure unlike work: the run stops there. */
+function checkSameAnswers(ceilings: Map<string, string>, service: string): void {
+  for (const [name, answer] of ceilings) {
+    if (answer === service) continue;
+    let at = 0;
+    while (answer[at] === service[at]) at++;
+    throw new Error(`${name} answers the feed otherwise than the service, from character ${at}:\n  ${name}: ${answer.slice(at, at + 120)}\n  service: ${service.slice(at, at + 120)}`);
+  }
+}
+
 async function runScenario(server: ServerProcess, s: Scenario, ids: Identities, target: string): Promise<ScenarioResult> {
   const base = { id: s.id, title: s.title, request: s.request, read: s.read, target };
   const failed = (reason: string): ScenarioResult => {
@@ -419,10 +436,12 @@ async function measure(results: RunResults, main: Dataset, one: Dataset, lite: D
 
   log(`== ${main.meta.name}: ${main.meta.schools} schools, ${load.connections} connections, ${load.seconds} s each`);
   const ids = await identitiesFor(main.meta);
+  const ceilingAnswers = new Map<string, string>();
   if (selected.includes(feed)) {
     for (const kind of ['node', 'express'] as const) {
       const ceiling = await startCeiling(main.meta, kind);
       try {
+        ceilingAnswers.set(`ceiling-${kind}`, await feedAnswer(ceiling, feed, ids));
         results.ceilings.push(await runScenario(ceiling, feed, ids, `ceiling-${kind}`));
       } finally {
         await ceiling.stop();
@@ -433,6 +452,7 @@ async function measure(results: RunResults, main: Dataset, one: Dataset, lite: D
   const service = await startService(main.meta, entry);
   try {
     results.rssIdleMb = service.rssMb();
+    if (ceilingAnswers.size) checkSameAnswers(ceilingAnswers, await feedAnswer(service, feed, ids));
     if (selected.some((s) => s.id === 'console-list')) await consoleSignIn(service.url, ids);
     for (const s of selected) results.service.push(await runScenario(service, s, ids, 'service'));
   } catch (err) {

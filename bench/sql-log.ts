@@ -30,10 +30,12 @@ if (file) {
   } as Sequelize['query'];
 
   // mysql2's typings leave its Pool class out; `src/prepared.ts` runs its statements through this method.
-  const pool = (mysql as unknown as { Pool: { prototype: { execute: (sql: string, values: unknown[], cb: unknown) => unknown } } }).Pool.prototype;
+  // A statement comes as its text, or as options holding it (a read with options of its own).
+  type Statement = string | { sql: string };
+  const pool = (mysql as unknown as { Pool: { prototype: { execute: (sql: Statement, values: unknown[], cb: unknown) => unknown } } }).Pool.prototype;
   const execute = pool.execute;
-  pool.execute = function (this: unknown, sql: string, values: unknown[], cb: unknown) {
-    write(mysql.format(sql, values as never));
+  pool.execute = function (this: unknown, sql: Statement, values: unknown[], cb: unknown) {
+    write(mysql.format(typeof sql === 'string' ? sql : sql.sql, values as never));
     return execute.call(this, sql, values, cb);
   };
 }

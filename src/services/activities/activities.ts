@@ -428,7 +428,7 @@ export async function parentFeed(ctx: AppContext, principal: Principal, input: P
   }
   if (query.activity_type !== undefined) params.type = query.activity_type;
   const rows = await ctx.db.select<ActivityRow & { audience_list: unknown }>(
-    feedStatement(ctx.db.dialect === 'mysql', query.student_id !== undefined, query.activity_type !== undefined), params,
+    feedStatement(ctx.db.dialect === 'mysql', query.student_id !== undefined, query.activity_type !== undefined), params, { dateObjects: true },
   );
   return parentActivityViews(ctx, principal, rows);
 }

@@ -323,6 +323,7 @@ export async function listParentNotices(ctx: AppContext, principal: Principal, i
        LEFT JOIN item_reads r ON r.school_id = n.school_id AND r.entity_type = 'noticeboard' AND r.entity_id = n.id AND r.parent_id = :parent
       WHERE ${where} AND ${audienceVisible('n', 'noticeboard')} ${BOARD_ORDER} LIMIT :limit OFFSET :offset`,
     { ...params, parent: principal.userId, limit: query.limit, offset: offsetOf(query) },
+    { dateObjects: true },
   );
   return parentViews(ctx, principal, rows);
 }
