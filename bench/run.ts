@@ -38,6 +38,7 @@ const { values: args } = parseArgs({
     'buffer-pool-mb': { type: 'string' },
     profile: { type: 'boolean', default: false },
     'node-flags': { type: 'string' },
+    'service-tree': { type: 'string' },
   },
 });
 
@@ -56,6 +57,9 @@ const sets = smoke
 // --small: the ceilings and the service on the one-school data set, where the database's share is
 // least and the servers' own latency (their tails) shows most.
 if (args.small) sets.main = sets.one;
+// --service-tree: another checkout's service (a worktree of an earlier commit, say) built and run
+// instead of this one's, against this checkout's data sets, ceilings and load.
+const serviceRoot = path.resolve(args['service-tree'] ?? repoRoot);
 // The smoke run checks the harness end to end; the full run measures the built service as `npm start` runs it.
 const fromSource = args.source ?? smoke;
 const profiled = (name: string) => (args.profile ? profileArgs(name) : []);
@@ -113,10 +117,10 @@ let built: string | null = null;
 /** Compiles the service as `npm start` would, into bench/.build (once a run); type errors elsewhere in the tree are reported, not fatal. */
 function buildService(): string {
   if (built) return built;
-  const out = path.join(benchDir, '.build');
+  const out = path.join(serviceRoot, 'bench', '.build');
   rmSync(out, { recursive: true, force: true });
   const tsc = path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
-  const r = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', out], { cwd: repoRoot, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', out], { cwd: serviceRoot, encoding: 'utf8' });
   const entry = path.join(out, 'src', 'server.js');
   if (!existsSync(entry)) throw new Error(`the build produced no ${entry}:\n${r.stdout}${r.stderr}`);
   const errors = (r.stdout.match(/error TS/g) ?? []).length;
@@ -163,7 +167,7 @@ function serviceEnv(meta: DatasetMeta, port: number, extra: NodeJS.ProcessEnv = 
 async function startService(meta: DatasetMeta, entry: string | null, name = 'service'): Promise<ServerProcess> {
   const port = await freePort();
   const argv = [...profiled(name), ...(args['node-flags']?.split(' ').filter(Boolean) ?? []), ...(entry ? [entry] : ['--import', 'tsx', 'src/server.ts'])];
-  return startServer({ name, args: argv, env: serviceEnv(meta, port), cwd: repoRoot, port, readyPath: '/healthz' });
+  return startServer({ name, args: argv, env: serviceEnv(meta, port), cwd: serviceRoot, port, readyPath: '/healthz' });
 }
 
 async function startCeiling(meta: DatasetMeta, kind: 'node' | 'express'): Promise<ServerProcess> {
@@ -249,7 +253,7 @@ async function capturePlans(meta: DatasetMeta, ids: Identities): Promise<RunResu
     name: 'service (SQL capture)',
     args: ['--import', 'tsx', '--import', './bench/sql-log.ts', 'src/server.ts'],
     env: serviceEnv(meta, port, { BENCH_SQL_LOG: file }),
-    cwd: repoRoot,
+    cwd: serviceRoot,
     port,
     readyPath: '/healthz',
   });
