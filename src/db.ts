@@ -25,7 +25,7 @@ export interface Database {
    * on SQLite a Sequelize transaction, queued like every other.
    */
   transact<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
-  /** MySQL's connection pools by name: `models` (Sequelize) and `statements` (the prepared path); none on SQLite. */
+  /** MySQL's connection pools by name: `models` (Sequelize), `statements` and `transactions` (the prepared path); none on SQLite. */
   pools(): Array<PoolStats & { pool: string }>;
   close(): Promise<void>;
 }
@@ -55,7 +55,7 @@ export const isTx = (t: Tx | Transaction): t is Tx => typeof (t as Tx).write ===
  */
 const SQLITE_LOCK_WAIT_MS = 5000;
 
-/** Connections per pool: Sequelize's (models, transactions, the console) and the hot path's prepared statements, 20 in all. */
+/** Connections per pool: Sequelize's (models, transactions, the console) and the prepared path's two (statements, transactions), 30 in all. */
 const MYSQL_POOL_MAX = 10;
 
 const define: Options['define'] = { underscored: true, timestamps: true, createdAt: 'created_at', updatedAt: 'updated_at' };
@@ -202,7 +202,7 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
         const models = (sequelize.connectionManager as unknown as { pool: PoolStats }).pool;
         return [
           { pool: 'models', size: models.size, available: models.available, using: models.using, waiting: models.waiting },
-          { pool: 'statements', ...prepared.stats() },
+          ...prepared.stats(),
         ];
       },
       close: async () => {

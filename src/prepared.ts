@@ -133,9 +133,10 @@ export interface ReadOptions {
 
 export interface PreparedRunner {
   run<T>(sql: string, replacements?: Record<string, unknown> | unknown[], options?: ReadOptions): Promise<T>;
-  /** `work` on one connection between START TRANSACTION and COMMIT (ROLLBACK when it throws), its statements prepared like `run`'s. */
+  /** `work` on one connection in one transaction, ended by COMMIT (ROLLBACK when it throws), its statements prepared like `run`'s. */
   transaction<T>(work: (run: <R>(sql: string, replacements?: Record<string, unknown> | unknown[]) => Promise<R>) => Promise<T>): Promise<T>;
-  stats(): PoolStats;
+  /** The pools by name: `statements` (`run`) and `transactions`. */
+  stats(): Array<PoolStats & { pool: string }>;
   close(): Promise<void>;
 }
 
@@ -152,7 +153,7 @@ interface Mysql2PoolState {
  * connections read values natively, in UTC, and count changed rows as Sequelize's do.
  */
 export function preparedRunner(databaseUrl: string, sequelize: Sequelize, connectionLimit: number, limit: StatementLimit): PreparedRunner {
-  const pool = mysql.createPool({
+  const createPool = (maxPreparedStatements: number) => mysql.createPool({
     uri: databaseUrl,
     // Kept open once made (mysql2's idle sweep would close every free one at each pass, under load too).
     connectionLimit,
@@ -162,11 +163,17 @@ export function preparedRunner(databaseUrl: string, sequelize: Sequelize, connec
     supportBigNumbers: true,
     decimalNumbers: true,
     flags: ['-FOUND_ROWS'],
-    // The prepared statements a connection keeps (mysql2 closes the least recently used beyond it):
-    // the service's own statements fit, and the pools stay far below max_prepared_stmt_count.
-    maxPreparedStatements: 256,
+    maxPreparedStatements,
   });
-  pool.on('connection', (connection) => boundStatements(connection as unknown as Parameters<typeof boundStatements>[0], limit));
+  // The prepared statements a connection keeps (mysql2 closes the least recently used beyond it):
+  // the service's own statements fit, and the pools stay far below max_prepared_stmt_count.
+  const pool = createPool(256);
+  // Transactions run on connections of their own with autocommit off: the first statement opens the
+  // transaction and COMMIT ends it, a round trip fewer than START TRANSACTION for every write. Only
+  // the few hand-written writes run there (`Database.transact`), so they keep fewer statements.
+  const transactionPool = createPool(64);
+  const autocommitOff = new WeakSet<mysql.PoolConnection>();
+  for (const p of [pool, transactionPool]) p.on('connection', (connection) => boundStatements(connection as unknown as Parameters<typeof boundStatements>[0], limit));
   const execute = async <T>(on: mysql.Pool | mysql.PoolConnection, sql: string, replacements?: Record<string, unknown> | unknown[], options?: ReadOptions): Promise<T> => {
     const bound = bindPositional(sql, replacements);
     const values = bound.values as mysql.ExecuteValues[];
@@ -186,10 +193,13 @@ export function preparedRunner(databaseUrl: string, sequelize: Sequelize, connec
     run: <T>(sql: string, replacements?: Record<string, unknown> | unknown[], options?: ReadOptions) => execute<T>(pool, sql, replacements, options),
     async transaction(work) {
       const connection = await new Promise<mysql.PoolConnection>((resolve, reject) =>
-        pool.getConnection((err, c) => (err ? reject(sequelizeError(sequelize, err, 'START TRANSACTION', [])) : resolve(c))));
+        transactionPool.getConnection((err, c) => (err ? reject(sequelizeError(sequelize, err, 'SET autocommit = 0', [])) : resolve(c))));
       let reusable = true;
       try {
-        await control(connection, 'START TRANSACTION');
+        if (!autocommitOff.has(connection)) {
+          await control(connection, 'SET autocommit = 0');
+          autocommitOff.add(connection);
+        }
         try {
           const result = await work((sql, replacements) => execute(connection, sql, replacements));
           await control(connection, 'COMMIT');
@@ -208,11 +218,13 @@ export function preparedRunner(databaseUrl: string, sequelize: Sequelize, connec
       }
     },
     stats() {
-      const state = pool as unknown as Mysql2PoolState;
-      const size = state._allConnections.length;
-      const available = state._freeConnections.length;
-      return { size, available, using: size - available, waiting: state._connectionQueue.length };
+      return ([['statements', pool], ['transactions', transactionPool]] as const).map(([name, p]) => {
+        const state = p as unknown as Mysql2PoolState;
+        const size = state._allConnections.length;
+        const available = state._freeConnections.length;
+        return { pool: name, size, available, using: size - available, waiting: state._connectionQueue.length };
+      });
     },
-    close: () => new Promise<void>((resolve) => pool.end(() => resolve())),
+    close: () => Promise.all([pool, transactionPool].map((p) => new Promise<void>((resolve) => p.end(() => resolve())))).then(() => undefined),
   };
 }

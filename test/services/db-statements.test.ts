@@ -84,6 +84,15 @@ describe('bound statements', () => {
     await t.ctx.db.transact((tx) => insertIn(tx, '7'.repeat(64)));
     expect(await countOf('7'.repeat(64))).toBe(1);
   });
+
+  it('starts each transaction on what is committed by then: a read-only one ends too, and keeps no old snapshot for the next', async () => {
+    const inTx = (hash: string) =>
+      t.ctx.db.transact(async (tx) => Number((await tx.select<{ n: number }>('SELECT COUNT(*) AS n FROM sessions WHERE token_hash = :hash', { hash }))[0]!.n));
+    // More transactions at once than the pool has connections, so every connection has read before the write below.
+    expect(await Promise.all(Array.from({ length: 12 }, () => inTx('6'.repeat(64))))).toEqual(Array(12).fill(0));
+    await newSession('6'.repeat(64), new Date());
+    expect(await Promise.all(Array.from({ length: 12 }, () => inTx('6'.repeat(64))))).toEqual(Array(12).fill(1));
+  });
 });
 
 describe('closing the database', () => {
