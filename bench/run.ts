@@ -58,7 +58,8 @@ const sets = smoke
 // least and the servers' own latency (their tails) shows most.
 if (args.small) sets.main = sets.one;
 // --service-tree: another checkout's service (a worktree of an earlier commit, say) built and run
-// instead of this one's, against this checkout's data sets, ceilings and load.
+// instead of this one's, against this checkout's data sets, ceilings and load. Its migrations should
+// be ones the data sets already have: a service applies any it lacks at start, to the shared database.
 const serviceRoot = path.resolve(args['service-tree'] ?? repoRoot);
 // The smoke run checks the harness end to end; the full run measures the built service as `npm start` runs it.
 const fromSource = args.source ?? smoke;
