@@ -8,6 +8,7 @@
 import { createHash, createSecretKey } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import mysql from 'mysql2/promise';
+import { iso } from '../src/db.js';
 import { bindPositional } from '../src/prepared.js';
 import { parentFeedSql } from '../src/services/activities/activities.js';
 import { audienceFromColumn } from '../src/services/audiences/audiences.js';
@@ -105,16 +106,16 @@ export function createFeed(databaseUrl: string, jwtSecret: string) {
       author_name: r.author_name,
       student_id: r.student_id,
       audience: audienceFromColumn(r.audience_list),
-      publish_at: r.publish_at?.toISOString() ?? null,
-      published_at: r.published_at?.toISOString() ?? null,
-      created_at: r.created_at.toISOString(),
-      updated_at: r.updated_at.toISOString(),
-      starts_at: r.starts_at?.toISOString() ?? null,
-      ends_at: r.ends_at?.toISOString() ?? null,
+      publish_at: iso(r.publish_at),
+      published_at: iso(r.published_at),
+      created_at: iso(r.created_at)!,
+      updated_at: iso(r.updated_at)!,
+      starts_at: iso(r.starts_at),
+      ends_at: iso(r.ends_at),
       all_day: r.all_day === 1,
       location: r.location,
       attachments: [],
-      read_at: r.read_at?.toISOString() ?? null,
+      read_at: iso(r.read_at),
       form: null,
     }));
     return { status: 200, body: JSON.stringify({ success: true, data }) };
