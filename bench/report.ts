@@ -16,6 +16,13 @@ export interface ScenarioResult {
   load?: LoadResult;
 }
 
+/** One turn of the alternated rounds: the Express ceiling's feed, then the service's feed and board. */
+export interface Round {
+  ceiling: ScenarioResult;
+  feed: ScenarioResult;
+  board?: ScenarioResult;
+}
+
 export interface RunResults {
   startedAt: string;
   smoke: boolean;
@@ -26,13 +33,29 @@ export interface RunResults {
   service: ScenarioResult[];
   ceilings: ScenarioResult[];
   oneSchool: ScenarioResult | null;
+  rounds?: Round[];
   sqlite: ScenarioResult[];
   explain: Array<{ scenario: string; status: number; statements: StatementPlan[] }>;
   rssIdleMb?: number | null;
   seconds: number;
 }
 
-export const TARGETS = { ceilingShare: 0.7, p99Ms: 40, loginShare: 0.9, rssMb: 250, schoolsLatencyRatio: 1.3 };
+export const TARGETS = { ceilingShare: 0.7, p99Ms: 40, loginShare: 0.9, rssMb: 250, schoolsLatencyRatio: 1.3, roundsShare: 0.85, roundsP99Ratio: 1.2 };
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? null : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/** Each round's share of the ceiling's requests a second and p99 as a multiple of the ceiling's, for the feed or the board, and their medians. */
+export function roundRatios(rounds: Round[], which: 'feed' | 'board') {
+  const each = rounds.flatMap((r) => {
+    const c = r.ceiling.load;
+    const s = r[which]?.load;
+    return c && s && r.ceiling.status === 'ok' && r[which]!.status === 'ok' ? [{ share: s.rps / c.rps, p99: s.p99 / c.p99 }] : [];
+  });
+  return { each, share: median(each.map((x) => x.share)), p99: median(each.map((x) => x.p99)) };
+}
 
 const pct = (x: number | null) => (x === null ? '—' : `${Math.round(x * 100)}%`);
 const rps = (r?: ScenarioResult) => (r?.status === 'ok' && r.load ? r.load.rps : null);
@@ -97,6 +120,25 @@ export function markdown(res: RunResults): string {
     out.push(`| ${c.target === 'ceiling-node' ? '(a) bare node:http + mysql2 prepared' : '(b) Express 5 + mysql2 prepared'} | ${c.load?.rps ?? c.reason} | ${c.load?.p50 ?? '—'} | ${c.load?.p99 ?? '—'} | ${cpu(c.load)} | ${pct(share)} |`);
   }
   out.push('');
+  const rounds = res.rounds ?? [];
+  if (rounds.length > 0) {
+    out.push(`### Alternated rounds (parent feed and noticeboard against ceiling (b))`);
+    out.push('');
+    out.push('Both servers up side by side, taking turns: each round the Express ceiling\'s feed, then the service\'s feed and noticeboard; the share and the p99 multiple are within the round.');
+    out.push('');
+    out.push('| round | ceiling (b) req/s, p99 ms, CPU ms/req | feed req/s (share), p99 ms (÷ ceiling\'s), CPU ms/req | noticeboard req/s (share), p99 ms (÷), CPU ms/req |');
+    out.push('|---:|---:|---:|---:|');
+    rounds.forEach((r, i) => {
+      const c = r.ceiling.load;
+      const cell = (x?: ScenarioResult) => (!x ? '—' : !x.load || !c ? (x.reason ?? x.status) : `${x.load.rps} (${pct(x.load.rps / c.rps)}), ${x.load.p99} (${(x.load.p99 / c.p99).toFixed(2)}x), ${x.load.cpuMsPerRequest ?? '—'}`);
+      out.push(`| ${i + 1} | ${c ? `${c.rps}, ${c.p99}, ${c.cpuMsPerRequest ?? '—'}` : r.ceiling.reason} | ${cell(r.feed)} | ${cell(r.board)} |`);
+    });
+    const f = roundRatios(rounds, 'feed');
+    const b = roundRatios(rounds, 'board');
+    const med = (x: ReturnType<typeof roundRatios>) => (x.share === null ? '—' : `${pct(x.share)}, ${x.p99!.toFixed(2)}x`);
+    out.push(`| median | | ${med(f)} | ${med(b)} |`);
+    out.push('');
+  }
   out.push('### Targets');
   out.push('');
   const reads = res.service.filter((s) => s.read && s.id !== 'console-list');
@@ -108,6 +150,13 @@ export function markdown(res: RunResults): string {
   // The ceilings' own p99 in the same run: what the machine allows the feed before any of the service's work.
   const ceilingP99 = res.ceilings.filter((c) => c.load).map((c) => `${c.target === 'ceiling-node' ? '(a)' : '(b)'} ${c.load!.p99}`).join(', ');
   out.push(`| p99 < 40 ms at ${res.settings.connections} connections (all but logins) | ${p99ok.map((s) => `${s.id} ${s.load!.p99}`).join(', ') || '—'}${ceilingP99 ? `; the feed's ceilings ${ceilingP99}` : ''} | ${mark(p99ok.length === 0 ? null : p99ok.every((s) => s.load!.p99 < TARGETS.p99Ms))} |`);
+  if (rounds.length > 0) {
+    for (const which of ['feed', 'board'] as const) {
+      const x = roundRatios(rounds, which);
+      if (x.share === null) continue;
+      out.push(`| ${which === 'feed' ? 'parent feed' : 'noticeboard'} >= 85% of ceiling (b), p99 within 1.2x of its (median of ${x.each.length} alternated rounds) | ${pct(x.share)}, ${x.p99!.toFixed(2)}x (rounds: ${x.each.map((e) => `${pct(e.share)} ${e.p99.toFixed(2)}x`).join('; ')}) | ${mark(x.share >= TARGETS.roundsShare && x.p99! <= TARGETS.roundsP99Ratio)} |`);
+    }
+  }
   out.push(`| logins >= 90% of the bcrypt bound (${res.bcrypt?.comparesPerSecond ?? '?'} compares/s) | ${pct(d.loginShare)} | ${mark(d.loginShare === null ? null : d.loginShare >= TARGETS.loginShare)} |`);
   out.push(`| server RSS < 250 MB at load, console loaded | idle ${res.rssIdleMb ?? '?'} MB, peak ${d.rssPeak ?? '?'} MB | ${mark(d.rssPeak === null ? null : d.rssPeak < TARGETS.rssMb)} |`);
   const one = res.oneSchool?.load;
@@ -180,6 +229,10 @@ export function printSummary(res: RunResults, log: (line: string) => void): void
     log(`  ${r.target.padEnd(16)} ${r.id.padEnd(20)} ${r.status === 'ok' ? `${String(l!.rps).padStart(6)} req/s  p50 ${l!.p50} ms  p99 ${l!.p99} ms  cpu/req ${l!.cpuMsPerRequest} ms (db ${l!.dbCpuMsPerRequest ?? '—'})` : `FAILED ${r.reason}`}`);
   }
   log(`  feed vs ceiling (a) node:http ${pct(d.feedVsNode)}, (b) Express ${pct(d.feedVsExpress)}; logins ${pct(d.loginShare)} of bcrypt bound; peak RSS ${d.rssPeak ?? '?'} MB`);
+  for (const which of ['feed', 'board'] as const) {
+    const x = roundRatios(res.rounds ?? [], which);
+    if (x.share !== null) log(`  ${which} in ${x.each.length} alternated round(s), median: ${pct(x.share)} of ceiling (b), p99 ${x.p99!.toFixed(2)}x its`);
+  }
   if (d.schoolsLatencyRatio !== null) log(`  feed mean latency, ${res.datasets[0]?.schools} schools / one school: ${d.schoolsLatencyRatio.toFixed(2)}x`);
   log(`  full scans in EXPLAIN: ${d.fullScans.length === 0 ? 'none' : d.fullScans.join('; ')}${d.uncaptured.length > 0 ? `; no statement captured for ${d.uncaptured.join(', ')}` : ''}`);
 }

@@ -22,7 +22,7 @@ import { benchImport, writeImportReport } from './import.js';
 import { benchDir, dataDir, FULL_SCHOOLS, MYSQL_ROOT_URL, readMeta, repoRoot, writeMeta, type DatasetMeta } from './layout.js';
 import { probe, runLoad, type LoadOptions } from './load.js';
 import { freePort, startServer, type ServerProcess } from './processes.js';
-import { writeReport, printSummary, type RunResults, type ScenarioResult } from './report.js';
+import { writeReport, printSummary, type Round, type RunResults, type ScenarioResult } from './report.js';
 import { consoleSignIn, mintIdentities, scenarios, type Identities, type IdentityCounts, type Scenario } from './scenarios.js';
 
 const { values: args } = parseArgs({
@@ -39,6 +39,7 @@ const { values: args } = parseArgs({
     profile: { type: 'boolean', default: false },
     'node-flags': { type: 'string' },
     'service-tree': { type: 'string' },
+    rounds: { type: 'string' },
   },
 });
 
@@ -65,6 +66,9 @@ const serviceRoot = path.resolve(args['service-tree'] ?? repoRoot);
 const fromSource = args.source ?? smoke;
 const profiled = (name: string) => (args.profile ? profileArgs(name) : []);
 const only = args.only ? new Set(args.only.split(',')) : null;
+// The feed and the board against the Express ceiling again, the two servers side by side and taking
+// turns: one run of each says little on two shared cores whose speed drifts from minute to minute.
+const rounds = Number(args.rounds ?? (args.profile ? 0 : smoke ? 1 : 3));
 const selected = scenarios.filter((s) => !only || only.has(s.id));
 // Measured apart from the load scenarios: the roster import, the fan-out and the attachments (uploads and /files).
 const apart = ['import', FANOUT_ID, 'attachments'];
@@ -242,6 +246,31 @@ async function runScenario(server: ServerProcess, s: Scenario, ids: Identities, 
     return { ...base, status: bad > 0 ? 'failed' : 'ok', reason, load: result };
   } catch (err) {
     return failed(`harness: ${(err as Error).message}`.slice(0, 300));
+  }
+}
+
+/**
+ * `rounds` turns of the Express ceiling's feed, then the service's feed and board (when selected),
+ * both servers up throughout: each round's ratios compare runs a few seconds apart.
+ */
+async function alternate(main: Dataset, entry: string | null, ids: Identities, feed: Scenario): Promise<Round[]> {
+  const board = selected.find((s) => s.id === 'parent-noticeboard');
+  log(`== ${main.meta.name}: ${rounds} alternated round(s) of the feed${board ? ' and the board' : ''} against the Express ceiling`);
+  const ceiling = await startCeiling(main.meta, 'express');
+  const service = await startService(main.meta, entry, 'service (rounds)');
+  try {
+    checkSameAnswers(new Map([['ceiling-express', await feedAnswer(ceiling, feed, ids)]]), await feedAnswer(service, feed, ids));
+    const out: Round[] = [];
+    for (let i = 0; i < rounds; i++) {
+      out.push({
+        ceiling: await runScenario(ceiling, feed, ids, 'ceiling-express'),
+        feed: await runScenario(service, feed, ids, 'service'),
+        ...(board ? { board: await runScenario(service, board, ids, 'service') } : {}),
+      });
+    }
+    return out;
+  } finally {
+    await Promise.all([ceiling.stop(), service.stop()]);
   }
 }
 
@@ -467,6 +496,8 @@ async function measure(results: RunResults, main: Dataset, one: Dataset, lite: D
     if (args.profile) summariseProfile('service').forEach((line) => log(line));
   }
 
+  if (selected.includes(feed) && rounds > 0) results.rounds = await alternate(main, entry, ids, feed);
+
   if (selected.includes(feed) && !args.small) {
     log(`== ${one.meta.name}: the parent feed at one school`);
     const oneIds = await identitiesFor(one.meta);
@@ -496,7 +527,8 @@ async function measure(results: RunResults, main: Dataset, one: Dataset, lite: D
   results.seconds = Math.round((Date.now() - t0) / 1000);
   printSummary(results, log);
   writeReport(results, { readme: !smoke && !only });
-  const failed = [...results.ceilings, ...results.service, ...(results.oneSchool ? [results.oneSchool] : []), ...results.sqlite].filter((r) => r.status === 'failed').length;
+  const inRounds = (results.rounds ?? []).flatMap((r) => [r.ceiling, r.feed, ...(r.board ? [r.board] : [])]);
+  const failed = [...results.ceilings, ...results.service, ...inRounds, ...(results.oneSchool ? [results.oneSchool] : []), ...results.sqlite].filter((r) => r.status === 'failed').length;
   log(`== done in ${results.seconds} s; ${failed} scenario(s) failed`);
 }
 
