@@ -250,15 +250,22 @@ async function runScenario(server: ServerProcess, s: Scenario, ids: Identities, 
 }
 
 /**
- * `rounds` turns of the Express ceiling's feed, then the service's feed and board (when selected),
- * both servers up throughout: each round's ratios compare runs a few seconds apart.
+ * `rounds` turns of the Express ceiling's feed, then the service's feed and board (when selected)
+ * and, given the one-school data set, the feed of a second service on it; every server up
+ * throughout, so that each round's ratios compare runs a few seconds apart.
  */
-async function alternate(main: Dataset, entry: string | null, ids: Identities, feed: Scenario): Promise<Round[]> {
+async function alternate(main: Dataset, one: Dataset | null, entry: string | null, ids: Identities, feed: Scenario): Promise<Round[]> {
   const board = selected.find((s) => s.id === 'parent-noticeboard');
-  log(`== ${main.meta.name}: ${rounds} alternated round(s) of the feed${board ? ' and the board' : ''} against the Express ceiling`);
-  const ceiling = await startCeiling(main.meta, 'express');
-  const service = await startService(main.meta, entry, 'service (rounds)');
+  log(`== ${main.meta.name}: ${rounds} alternated round(s) of the feed${board ? ', the board' : ''}${one ? ' and one school\'s feed' : ''} against the Express ceiling`);
+  const servers: ServerProcess[] = [];
   try {
+    const ceiling = await startCeiling(main.meta, 'express');
+    servers.push(ceiling);
+    const service = await startService(main.meta, entry, 'service (rounds)');
+    servers.push(service);
+    const oneService = one ? await startService(one.meta, entry, 'service (rounds, one school)') : null;
+    if (oneService) servers.push(oneService);
+    const oneIds = one ? await identitiesFor(one.meta) : null;
     checkSameAnswers(new Map([['ceiling-express', await feedAnswer(ceiling, feed, ids)]]), await feedAnswer(service, feed, ids));
     const out: Round[] = [];
     for (let i = 0; i < rounds; i++) {
@@ -266,11 +273,12 @@ async function alternate(main: Dataset, entry: string | null, ids: Identities, f
         ceiling: await runScenario(ceiling, feed, ids, 'ceiling-express'),
         feed: await runScenario(service, feed, ids, 'service'),
         ...(board ? { board: await runScenario(service, board, ids, 'service') } : {}),
+        ...(oneService ? { oneSchool: await runScenario(oneService, feed, oneIds!, 'one school') } : {}),
       });
     }
     return out;
   } finally {
-    await Promise.all([ceiling.stop(), service.stop()]);
+    await Promise.all(servers.map((s) => s.stop()));
   }
 }
 
@@ -496,7 +504,7 @@ async function measure(results: RunResults, main: Dataset, one: Dataset, lite: D
     if (args.profile) summariseProfile('service').forEach((line) => log(line));
   }
 
-  if (selected.includes(feed) && rounds > 0) results.rounds = await alternate(main, entry, ids, feed);
+  if (selected.includes(feed) && rounds > 0) results.rounds = await alternate(main, args.small ? null : one, entry, ids, feed);
 
   if (selected.includes(feed) && !args.small) {
     log(`== ${one.meta.name}: the parent feed at one school`);
@@ -527,7 +535,7 @@ async function measure(results: RunResults, main: Dataset, one: Dataset, lite: D
   results.seconds = Math.round((Date.now() - t0) / 1000);
   printSummary(results, log);
   writeReport(results, { readme: !smoke && !only });
-  const inRounds = (results.rounds ?? []).flatMap((r) => [r.ceiling, r.feed, ...(r.board ? [r.board] : [])]);
+  const inRounds = (results.rounds ?? []).flatMap((r) => [r.ceiling, r.feed, ...(r.board ? [r.board] : []), ...(r.oneSchool ? [r.oneSchool] : [])]);
   const failed = [...results.ceilings, ...results.service, ...inRounds, ...(results.oneSchool ? [results.oneSchool] : []), ...results.sqlite].filter((r) => r.status === 'failed').length;
   log(`== done in ${results.seconds} s; ${failed} scenario(s) failed`);
 }
