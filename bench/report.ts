@@ -131,7 +131,7 @@ export function markdown(res: RunResults): string {
   if (rounds.length > 0) {
     out.push(`### Alternated rounds (parent feed and noticeboard against ceiling (b))`);
     out.push('');
-    out.push('Both servers up side by side, taking turns: each round the Express ceiling\'s feed, then the service\'s feed and noticeboard; the share and the p99 multiple are within the round.');
+    out.push('The servers up side by side, taking turns: each round the Express ceiling\'s feed, the service\'s feed and noticeboard and one school\'s feed, the ceiling first in odd rounds and last in even ones; each share and p99 multiple is within its round.');
     out.push('');
     out.push('| round | ceiling (b) req/s, p99 ms, CPU ms/req | feed req/s (share), p99 ms (÷ ceiling\'s), CPU ms/req | noticeboard req/s (share), p99 ms (÷), CPU ms/req | one school\'s feed: mean ms (feed\'s mean ÷ it) |');
     out.push('|---:|---:|---:|---:|---:|');

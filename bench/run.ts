@@ -269,12 +269,13 @@ async function alternate(main: Dataset, one: Dataset | null, entry: string | nul
     checkSameAnswers(new Map([['ceiling-express', await feedAnswer(ceiling, feed, ids)]]), await feedAnswer(service, feed, ids));
     const out: Round[] = [];
     for (let i = 0; i < rounds; i++) {
-      out.push({
-        ceiling: await runScenario(ceiling, feed, ids, 'ceiling-express'),
-        feed: await runScenario(service, feed, ids, 'service'),
-        ...(board ? { board: await runScenario(service, board, ids, 'service') } : {}),
-        ...(oneService ? { oneSchool: await runScenario(oneService, feed, oneIds!, 'one school') } : {}),
-      });
+      // The ceiling first in odd rounds, last in even ones: whatever a place in the turn gains, both get it.
+      const ceilingRun = () => runScenario(ceiling, feed, ids, 'ceiling-express');
+      const first = i % 2 === 0 ? await ceilingRun() : null;
+      const feedRun = await runScenario(service, feed, ids, 'service');
+      const boardRun = board ? await runScenario(service, board, ids, 'service') : null;
+      const oneRun = oneService ? await runScenario(oneService, feed, oneIds!, 'one school') : null;
+      out.push({ ceiling: first ?? (await ceilingRun()), feed: feedRun, ...(boardRun ? { board: boardRun } : {}), ...(oneRun ? { oneSchool: oneRun } : {}) });
     }
     return out;
   } finally {
