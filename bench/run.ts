@@ -66,7 +66,7 @@ const serviceRoot = path.resolve(args['service-tree'] ?? repoRoot);
 const fromSource = args.source ?? smoke;
 const profiled = (name: string) => (args.profile ? profileArgs(name) : []);
 const only = args.only ? new Set(args.only.split(',')) : null;
-// The feed and the board against the Express ceiling again, the two servers side by side and taking
+// The feed and the board against the Express ceiling again, the servers side by side and taking
 // turns: one run of each says little on two shared cores whose speed drifts from minute to minute.
 const rounds = Number(args.rounds ?? (args.profile ? 0 : smoke ? 1 : 3));
 const selected = scenarios.filter((s) => !only || only.has(s.id));
