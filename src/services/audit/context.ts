@@ -48,6 +48,15 @@ export function actingAs<T>(actor: ActorInput, work: () => Promise<T>): Promise<
 }
 
 /**
+ * The system's own work (a timer's pass): outside any context that is what `currentActor` already
+ * answers, so the context is not switched on for it. A pass comes every second; with the context on
+ * for its length, every request served meanwhile would pay for it too (see above).
+ */
+export function asSystemJob<T>(work: () => Promise<T>): Promise<T> {
+  return storage.getStore() === undefined ? work() : actingAs({ door: 'job', actorType: 'system' }, work);
+}
+
+/**
  * For a door whose work outlives the call that starts it (an HTTP request, ended by its response):
  * `start` runs as `actor`, and the context stays on until the returned function is called.
  */
