@@ -266,6 +266,11 @@ export function iso(value: unknown): string | null {
   return Number.isNaN(d.getTime()) ? s : d.toISOString();
 }
 
+/** A timestamp as milliseconds since the epoch, from a Date (MySQL's hot reads) or the text SQLite stores. */
+export function millis(value: Date | string): number {
+  return value instanceof Date ? value.getTime() : Date.parse(iso(value)!);
+}
+
 /** A JSON text column of a plain row (what a model's json() getter does for model reads). */
 export function parseJson<T>(value: string | null | undefined): T | null {
   return value ? (JSON.parse(value) as T) : null;

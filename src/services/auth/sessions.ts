@@ -1,7 +1,7 @@
 import { recordAudit, type Changes } from '../audit/audit.js';
 import type { AppContext, Principal } from '../../context.js';
 import { QueryTypes } from 'sequelize';
-import { iso, parseJson, sqlTime, writeIn } from '../../db.js';
+import { iso, millis, parseJson, sqlTime, writeIn } from '../../db.js';
 import { forbidden, notFound, unauthorized } from '../../errors.js';
 import type { UserType } from '../../models/session.js';
 import { effectiveRbac, type Rbac } from '../access/rbac.js';
@@ -111,6 +111,7 @@ export async function resolvePrincipal(ctx: AppContext, claims: TokenClaims): Pr
   const [row] = await ctx.db.select<SessionRow>(
     SESSION_SQL,
     { school: claims.school_id, hash: hashSecret(claims.session_token) },
+    { dateObjects: true },
   );
   if (!row || row.user_type !== claims.type || String(row.user_id) !== claims.sub) throw unauthorized('Session is not active');
   const userExists =
@@ -122,9 +123,9 @@ export async function resolvePrincipal(ctx: AppContext, claims: TokenClaims): Pr
   if (row.school_status !== 'active') throw forbidden('School access is suspended');
   if (row.user_type === 'staff' && Number(row.staff_status) !== 1) throw forbidden('This staff account is disabled');
   const now = Date.now();
-  if (!Number(row.active) || Date.parse(iso(row.expires_at)!) <= now) throw unauthorized('Session is not active');
+  if (!Number(row.active) || millis(row.expires_at) <= now) throw unauthorized('Session is not active');
 
-  if (now - Date.parse(iso(row.last_seen_at)!) > LAST_SEEN_EVERY_MS) {
+  if (now - millis(row.last_seen_at) > LAST_SEEN_EVERY_MS) {
     // Best effort, off the request's path: a busy database must not fail or slow a read for this.
     ctx.db
       .execute('UPDATE sessions SET last_seen_at = :now WHERE id = :id AND last_seen_at < :cutoff', {
