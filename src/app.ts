@@ -63,7 +63,14 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): CreatedApp
     next();
   });
   // Credentials are granted with the origin, to listed origins only; every other origin gets no CORS grant at all.
-  app.use(cors((req, done) => done(null, { origin: ctx.config.corsOrigins, credentials: ctx.config.corsOrigins.includes(req.headers.origin ?? '') })));
+  const grants = cors((req, done) => done(null, { origin: ctx.config.corsOrigins, credentials: ctx.config.corsOrigins.includes(req.headers.origin ?? '') }));
+  // A call without an Origin (the apps, most of the traffic) gets from cors only its Vary: Origin,
+  // set here without building cors's options for it.
+  app.use((req, res, next) => {
+    if (req.headers.origin !== undefined || req.method === 'OPTIONS') return grants(req, res, next);
+    res.vary('Origin');
+    next();
+  });
   // Uploads stream their multipart body themselves; any other body there is refused by them, not parsed.
   const json = express.json({ limit: '1mb' });
   app.use((req, res, next) => (req.method === 'POST' && /^\/(parent|teachers|web)-app\/attachments\/?$/.test(req.path) ? next() : json(req, res, next)));

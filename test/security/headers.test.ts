@@ -94,6 +94,14 @@ describe('CORS from CORS_ORIGINS', () => {
     }
   });
 
+  it('answers a call without an Origin (an app) with no CORS grant, and says the answer varies by Origin', async () => {
+    // A shared cache must not hand this answer to a browser's cross-origin call, nor the reverse.
+    const res = await t.api.get('/web-app/sessions').set(bearer(a.adminToken));
+    expect(res.status).toBe(200);
+    expect(res.headers.vary).toMatch(/Origin/);
+    expect(Object.keys(res.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+  });
+
   it('grants nothing to any origin when CORS_ORIGINS is empty', async () => {
     const bare = withConfig({ corsOrigins: [] });
     const preflight = await bare.options('/web-app/grades').set('Origin', allowed).set('Access-Control-Request-Method', 'POST');
