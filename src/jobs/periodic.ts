@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { asSystemJob } from '../services/audit/context.js';
+import { actingAs } from '../services/audit/context.js';
 
 export interface Periodic {
   /** Stops the timer and waits for a pass in progress to finish. */
@@ -17,7 +17,7 @@ export function every(intervalMs: number, pass: (stopping: () => boolean) => Pro
   const tick = () => {
     if (running || stopped) return;
     // What a timer's pass changes is the system's, recorded as a job's.
-    running = asSystemJob(() => pass(() => stopped))
+    running = actingAs({ door: 'job', actorType: 'system' }, () => pass(() => stopped))
       .then(() => undefined)
       .catch((err) => log.error({ err }, `${what} failed`))
       .finally(() => {

@@ -18,6 +18,9 @@ const SYSTEM: AuditActor = { door: 'job', actorType: 'system', actorId: null, ac
 
 export const currentActor = (): AuditActor => storage.getStore() ?? SYSTEM;
 
+const isSystem = (actor: Partial<AuditActor>) =>
+  (Object.keys(SYSTEM) as Array<keyof AuditActor>).every((k) => (actor[k] ?? null) === SYSTEM[k]);
+
 type ActorInput = Partial<AuditActor> & Pick<AuditActor, 'door' | 'actorType'>;
 
 /**
@@ -36,6 +39,9 @@ function release(): void {
  */
 export function actingAs<T>(actor: ActorInput, work: () => Promise<T>): Promise<T> {
   const outer = storage.getStore();
+  // Outside any context the system's job is what `currentActor` already answers: a timer's pass,
+  // every second, does not switch the context on (and every request served meanwhile with it).
+  if (outer === undefined && isSystem(actor)) return work();
   open++;
   let result: Promise<T>;
   try {
@@ -45,15 +51,6 @@ export function actingAs<T>(actor: ActorInput, work: () => Promise<T>): Promise<
     throw err;
   }
   return result.finally(release);
-}
-
-/**
- * The system's own work (a timer's pass): outside any context that is what `currentActor` already
- * answers, so the context is not switched on for it. A pass comes every second; with the context on
- * for its length, every request served meanwhile would pay for it too (see above).
- */
-export function asSystemJob<T>(work: () => Promise<T>): Promise<T> {
-  return storage.getStore() === undefined ? work() : actingAs({ door: 'job', actorType: 'system' }, work);
 }
 
 /**
