@@ -200,20 +200,20 @@ async function identitiesFor(meta: DatasetMeta, few = false): Promise<Identities
   }
 }
 
-/** The feed's answer to the first parent, status and body: the ceilings must write the service's bytes. */
-async function feedAnswer(server: ServerProcess, feed: Scenario, ids: Identities): Promise<string> {
-  const call = feed.next({ ...ids, parents: ids.parents.slice(0, 1) })();
+/** A read's answer to the first parent, status and body: the ceilings must write the service's bytes. */
+async function firstAnswer(server: ServerProcess, read: Scenario, ids: Identities): Promise<string> {
+  const call = read.next({ ...ids, parents: ids.parents.slice(0, 1) })();
   const res = await fetch(server.url + call.path, { method: call.method, headers: call.headers, signal: AbortSignal.timeout(30_000) });
   return `${res.status} ${await res.text()}`;
 }
 
 /** A ceiling that answers less (or other) than the service would measure unlike work: the run stops there. */
-function checkSameAnswers(ceilings: Map<string, string>, service: string): void {
+function checkSameAnswers(read: string, ceilings: Map<string, string>, service: string): void {
   for (const [name, answer] of ceilings) {
     if (answer === service) continue;
     let at = 0;
     while (answer[at] === service[at]) at++;
-    throw new Error(`${name} answers the feed otherwise than the service, from character ${at}:\n  ${name}: ${answer.slice(at, at + 120)}\n  service: ${service.slice(at, at + 120)}`);
+    throw new Error(`${name} answers ${read} otherwise than the service, from character ${at}:\n  ${name}: ${answer.slice(at, at + 120)}\n  service: ${service.slice(at, at + 120)}`);
   }
 }
 
@@ -250,13 +250,13 @@ async function runScenario(server: ServerProcess, s: Scenario, ids: Identities, 
 }
 
 /**
- * `rounds` turns of the Express ceiling's feed, then the service's feed and board (when selected)
- * and, given the one-school data set, the feed of a second service on it; every server up
+ * `rounds` turns of the feed and (when selected) the board, each on the Express ceiling and on the
+ * service, and, given the one-school data set, the feed of a second service on it; every server up
  * throughout, so that each round's ratios compare runs a few seconds apart.
  */
 async function alternate(main: Dataset, one: Dataset | null, entry: string | null, ids: Identities, feed: Scenario): Promise<Round[]> {
   const board = selected.find((s) => s.id === 'parent-noticeboard');
-  log(`== ${main.meta.name}: ${rounds} alternated round(s) of the feed${board ? ', the board' : ''}${one ? ' and one school\'s feed' : ''} against the Express ceiling`);
+  log(`== ${main.meta.name}: ${rounds} alternated round(s) of the feed${board ? ' and the board' : ''} against the Express ceiling's${one ? ', and one school\'s feed' : ''}`);
   const servers: ServerProcess[] = [];
   try {
     const ceiling = await startCeiling(main.meta, 'express');
@@ -266,16 +266,26 @@ async function alternate(main: Dataset, one: Dataset | null, entry: string | nul
     const oneService = one ? await startService(one.meta, entry, 'service (rounds, one school)') : null;
     if (oneService) servers.push(oneService);
     const oneIds = one ? await identitiesFor(one.meta) : null;
-    checkSameAnswers(new Map([['ceiling-express', await feedAnswer(ceiling, feed, ids)]]), await feedAnswer(service, feed, ids));
+    for (const read of board ? [feed, board] : [feed]) {
+      checkSameAnswers(read.id, new Map([['ceiling-express', await firstAnswer(ceiling, read, ids)]]), await firstAnswer(service, read, ids));
+    }
     const out: Round[] = [];
     for (let i = 0; i < rounds; i++) {
-      // The ceiling first in odd rounds, last in even ones: whatever a place in the turn gains, both get it.
-      const ceilingRun = () => runScenario(ceiling, feed, ids, 'ceiling-express');
-      const first = i % 2 === 0 ? await ceilingRun() : null;
-      const feedRun = await runScenario(service, feed, ids, 'service');
-      const boardRun = board ? await runScenario(service, board, ids, 'service') : null;
+      // Each read on the ceiling first in odd rounds, last in even ones: whatever a place in the turn gains, both get it.
+      const pair = async (read: Scenario) => {
+        const ceilingRun = () => runScenario(ceiling, read, ids, 'ceiling-express');
+        const first = i % 2 === 0 ? await ceilingRun() : null;
+        const serviceRun = await runScenario(service, read, ids, 'service');
+        return { ceiling: first ?? (await ceilingRun()), service: serviceRun };
+      };
+      const feedPair = await pair(feed);
+      const boardPair = board ? await pair(board) : null;
       const oneRun = oneService ? await runScenario(oneService, feed, oneIds!, 'one school') : null;
-      out.push({ ceiling: first ?? (await ceilingRun()), feed: feedRun, ...(boardRun ? { board: boardRun } : {}), ...(oneRun ? { oneSchool: oneRun } : {}) });
+      out.push({
+        ceiling: feedPair.ceiling, feed: feedPair.service,
+        ...(boardPair ? { boardCeiling: boardPair.ceiling, board: boardPair.service } : {}),
+        ...(oneRun ? { oneSchool: oneRun } : {}),
+      });
     }
     return out;
   } finally {
@@ -484,7 +494,7 @@ async function measure(results: RunResults, main: Dataset, one: Dataset, lite: D
     for (const kind of ['node', 'express'] as const) {
       const ceiling = await startCeiling(main.meta, kind);
       try {
-        ceilingAnswers.set(`ceiling-${kind}`, await feedAnswer(ceiling, feed, ids));
+        ceilingAnswers.set(`ceiling-${kind}`, await firstAnswer(ceiling, feed, ids));
         results.ceilings.push(await runScenario(ceiling, feed, ids, `ceiling-${kind}`));
       } finally {
         await ceiling.stop();
@@ -495,7 +505,7 @@ async function measure(results: RunResults, main: Dataset, one: Dataset, lite: D
   const service = await startService(main.meta, entry);
   try {
     results.rssIdleMb = service.rssMb();
-    if (ceilingAnswers.size) checkSameAnswers(ceilingAnswers, await feedAnswer(service, feed, ids));
+    if (ceilingAnswers.size) checkSameAnswers(feed.id, ceilingAnswers, await firstAnswer(service, feed, ids));
     if (selected.some((s) => s.id === 'console-list')) await consoleSignIn(service.url, ids);
     for (const s of selected) results.service.push(await runScenario(service, s, ids, 'service'));
   } catch (err) {
@@ -536,7 +546,7 @@ async function measure(results: RunResults, main: Dataset, one: Dataset, lite: D
   results.seconds = Math.round((Date.now() - t0) / 1000);
   printSummary(results, log);
   writeReport(results, { readme: !smoke && !only });
-  const inRounds = (results.rounds ?? []).flatMap((r) => [r.ceiling, r.feed, ...(r.board ? [r.board] : []), ...(r.oneSchool ? [r.oneSchool] : [])]);
+  const inRounds = (results.rounds ?? []).flatMap((r) => [r.ceiling, r.feed, ...(r.boardCeiling ? [r.boardCeiling] : []), ...(r.board ? [r.board] : []), ...(r.oneSchool ? [r.oneSchool] : [])]);
   const failed = [...results.ceilings, ...results.service, ...inRounds, ...(results.oneSchool ? [results.oneSchool] : []), ...results.sqlite].filter((r) => r.status === 'failed').length;
   log(`== done in ${results.seconds} s; ${failed} scenario(s) failed`);
 }

@@ -312,6 +312,11 @@ async function board(ctx: AppContext, principal: Principal, query: z.output<type
 
 // The parents' board statements, each built once for its dialect and filters (as the feed's): a text
 // built per request is a fresh string of 1.5 kB that the prepared statements' cache then hashes in full.
+/** The parent board's statement with no filter, page and limit bound as `:limit` and `:offset` (also the benchmark ceilings'). */
+export function parentBoardSql(mysql: boolean): string {
+  return parentBoardStatement(mysql, boardFilter('', {}, { published: true }).where);
+}
+
 const parentBoardStatements = new Map<string, string>();
 function parentBoardStatement(mysql: boolean, where: string): string {
   const key = `${mysql ? 'mysql' : 'sqlite'} ${where}`;
