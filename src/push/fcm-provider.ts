@@ -1,5 +1,6 @@
-import { cert, deleteApp, initializeApp } from 'firebase-admin/app';
-import { getMessaging } from 'firebase-admin/messaging';
+import { createRequire } from 'node:module';
+import type * as FirebaseApp from 'firebase-admin/app';
+import type * as FirebaseMessaging from 'firebase-admin/messaging';
 import type { Logger } from 'pino';
 import type { PushMessage, PushProvider, PushResult } from './provider.js';
 import { tunnelAgent } from './tunnel.js';
@@ -54,7 +55,14 @@ const MAX_SOCKETS = 64;
  * credential per file path for the whole process, agent and token included, so a process builds
  * one provider (see providers.ts).
  */
+// firebase-admin is CommonJS: required here, it loads with the fcm provider only (a server sending
+// through the log provider saves its 15 MB resident), and still synchronously, so a bad
+// service-account file fails the start as before.
+const require = createRequire(import.meta.url);
+
 export function createFcmProvider(options: FcmOptions, log: Logger): PushProvider {
+  const { cert, deleteApp, initializeApp } = require('firebase-admin/app') as typeof FirebaseApp;
+  const { getMessaging } = require('firebase-admin/messaging') as typeof FirebaseMessaging;
   // Kept alive: without it every push opens a new tunnel and TLS session to Google, most of a send's cost.
   const agent = options.httpsProxy ? tunnelAgent(options.httpsProxy, { maxSockets: MAX_SOCKETS }) : undefined;
   const app = initializeApp(
