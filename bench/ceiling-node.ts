@@ -4,10 +4,10 @@ import { ceilingEnv, createReads } from './ceiling-reads.js';
 
 const env = ceilingEnv();
 const reads = createReads(env.databaseUrl, env.jwtSecret);
-const routes: Record<string, typeof reads.feed> = { '/parent-app/activities': reads.feed, '/parent-app/noticeboard': reads.board };
+const routes = new Map([['/parent-app/activities', reads.feed], ['/parent-app/noticeboard', reads.board]]);
 
 const server = http.createServer((req, res) => {
-  const read = req.method === 'GET' ? routes[req.url?.split('?')[0] ?? ''] : undefined;
+  const read = req.method === 'GET' ? routes.get(req.url?.split('?')[0] ?? '') : undefined;
   if (!read) {
     res.writeHead(404, { 'content-type': 'application/json' }).end('{"success":false}');
     return;
