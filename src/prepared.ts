@@ -153,13 +153,13 @@ interface Mysql2PoolState {
  * connections read values natively, in UTC, and count changed rows as Sequelize's do.
  */
 export function preparedRunner(databaseUrl: string, sequelize: Sequelize, connectionLimit: number, limit: StatementLimit): PreparedRunner {
-  const createPool = (maxPreparedStatements: number) => mysql.createPool({
+  const createPool = (size: number, maxPreparedStatements: number, dateStrings: true | ['DATE']) => mysql.createPool({
     uri: databaseUrl,
     // Kept open once made (mysql2's idle sweep would close every free one at each pass, under load too).
-    connectionLimit,
+    connectionLimit: size,
     connectTimeout: 5000,
-    timezone: '+00:00',
-    dateStrings: true,
+    timezone: 'Z',
+    dateStrings,
     supportBigNumbers: true,
     decimalNumbers: true,
     flags: ['-FOUND_ROWS'],
@@ -167,20 +167,24 @@ export function preparedRunner(databaseUrl: string, sequelize: Sequelize, connec
   });
   // The prepared statements a connection keeps (mysql2 closes the least recently used beyond it):
   // the service's own statements fit, and the pools stay far below max_prepared_stmt_count.
-  const pool = createPool(256);
+  // Every authenticated request runs at least two statements here (the session check and its
+  // read), hence twice the connections of the other pools. Its rows bring DATETIME values as Date
+  // objects, as the hot reads want them: options given per call cost mysql2 a merged copy and a
+  // slower parser lookup on each statement, so the statements that want text ask for it instead.
+  const pool = createPool(connectionLimit * 2, 256, ['DATE']);
   // Transactions run on connections of their own with autocommit off: the first statement opens the
   // transaction and COMMIT ends it, a round trip fewer than START TRANSACTION for every write. Only
   // the few hand-written writes run there (`Database.transact`), so they keep fewer statements.
-  const transactionPool = createPool(64);
+  const transactionPool = createPool(connectionLimit, 64, true);
   const autocommitOff = new WeakSet<mysql.PoolConnection>();
   for (const p of [pool, transactionPool]) p.on('connection', (connection) => boundStatements(connection as unknown as Parameters<typeof boundStatements>[0], limit));
-  const execute = async <T>(on: mysql.Pool | mysql.PoolConnection, sql: string, replacements?: Record<string, unknown> | unknown[], options?: ReadOptions): Promise<T> => {
+  const execute = async <T>(on: mysql.Pool | mysql.PoolConnection, sql: string, replacements?: Record<string, unknown> | unknown[], asText = false): Promise<T> => {
     const bound = bindPositional(sql, replacements);
     const values = bound.values as mysql.ExecuteValues[];
     try {
       return await new Promise<T>((resolve, reject) => {
         const done = (err: mysql.QueryError | null, result: unknown) => (err ? reject(err) : resolve(result as T));
-        if (options?.dateObjects) on.execute({ sql: bound.sql, dateStrings: ['DATE'], timezone: 'Z' }, values, done);
+        if (asText) on.execute({ sql: bound.sql, dateStrings: true }, values, done);
         else on.execute(bound.sql, values, done);
       });
     } catch (err) {
@@ -190,7 +194,7 @@ export function preparedRunner(databaseUrl: string, sequelize: Sequelize, connec
   const control = (connection: mysql.PoolConnection, sql: string) =>
     new Promise<void>((resolve, reject) => connection.query(sql, (err) => (err ? reject(sequelizeError(sequelize, err, sql, [])) : resolve())));
   return {
-    run: <T>(sql: string, replacements?: Record<string, unknown> | unknown[], options?: ReadOptions) => execute<T>(pool, sql, replacements, options),
+    run: <T>(sql: string, replacements?: Record<string, unknown> | unknown[], options?: ReadOptions) => execute<T>(pool, sql, replacements, !options?.dateObjects),
     async transaction(work) {
       const connection = await new Promise<mysql.PoolConnection>((resolve, reject) =>
         transactionPool.getConnection((err, c) => (err ? reject(sequelizeError(sequelize, err, 'SET autocommit = 0', [])) : resolve(c))));
