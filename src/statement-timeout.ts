@@ -40,6 +40,18 @@ interface Pending {
  */
 const pending = new Set<Pending>();
 let sweep: NodeJS.Timeout | null = null;
+let sweepEvery = Infinity;
+
+function watch(entry: Pending): void {
+  pending.add(entry);
+  // Each database has its own limit: the sweep runs at the shortest one's pace.
+  const every = Math.min(1000, Math.max(10, entry.ms / 10));
+  if (sweep && every >= sweepEvery) return;
+  if (sweep) clearInterval(sweep);
+  sweepEvery = every;
+  // The sweep holds no process open: the statement's socket does while it waits.
+  sweep = setInterval(sweepPending, every).unref();
+}
 
 function sweepPending(): void {
   const now = performance.now();
@@ -54,6 +66,7 @@ function sweepPending(): void {
   if (pending.size === 0 && sweep) {
     clearInterval(sweep);
     sweep = null;
+    sweepEvery = Infinity;
   }
 }
 
@@ -69,9 +82,7 @@ export function boundStatements(connection: BoundableConnection, limit: Statemen
       const at = args.findIndex((a) => typeof a === 'function');
       if (at < 0 || limit.ms <= 0) return original(...args);
       const entry: Pending = { connection, callback: args[at] as Callback, ms: limit.ms, startedAt: performance.now(), settled: false };
-      pending.add(entry);
-      // The sweep holds no process open: the statement's socket does while it waits.
-      sweep ??= setInterval(sweepPending, Math.min(1000, Math.max(10, entry.ms / 10))).unref();
+      watch(entry);
       args[at] = (err: Error | null, ...results: unknown[]) => {
         if (entry.settled) return;
         entry.settled = true;
