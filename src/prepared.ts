@@ -178,13 +178,15 @@ export function preparedRunner(databaseUrl: string, sequelize: Sequelize, connec
   const transactionPool = createPool(connectionLimit, 64, true);
   const autocommitOff = new WeakSet<mysql.PoolConnection>();
   for (const p of [pool, transactionPool]) p.on('connection', (connection) => boundStatements(connection as unknown as Parameters<typeof boundStatements>[0], limit));
-  const execute = async <T>(on: mysql.Pool | mysql.PoolConnection, sql: string, replacements?: Record<string, unknown> | unknown[], asText = false): Promise<T> => {
+  // Options beyond the pool's own, for one statement: the statements pool's text readers ask for it.
+  const asText = { dateStrings: true } as const;
+  const execute = async <T>(on: mysql.Pool | mysql.PoolConnection, sql: string, replacements?: Record<string, unknown> | unknown[], perCall?: typeof asText): Promise<T> => {
     const bound = bindPositional(sql, replacements);
     const values = bound.values as mysql.ExecuteValues[];
     try {
       return await new Promise<T>((resolve, reject) => {
         const done = (err: mysql.QueryError | null, result: unknown) => (err ? reject(err) : resolve(result as T));
-        if (asText) on.execute({ sql: bound.sql, dateStrings: true }, values, done);
+        if (perCall) on.execute({ sql: bound.sql, ...perCall }, values, done);
         else on.execute(bound.sql, values, done);
       });
     } catch (err) {
@@ -194,7 +196,7 @@ export function preparedRunner(databaseUrl: string, sequelize: Sequelize, connec
   const control = (connection: mysql.PoolConnection, sql: string) =>
     new Promise<void>((resolve, reject) => connection.query(sql, (err) => (err ? reject(sequelizeError(sequelize, err, sql, [])) : resolve())));
   return {
-    run: <T>(sql: string, replacements?: Record<string, unknown> | unknown[], options?: ReadOptions) => execute<T>(pool, sql, replacements, !options?.dateObjects),
+    run: <T>(sql: string, replacements?: Record<string, unknown> | unknown[], options?: ReadOptions) => execute<T>(pool, sql, replacements, options?.dateObjects ? undefined : asText),
     async transaction(work) {
       const connection = await new Promise<mysql.PoolConnection>((resolve, reject) =>
         transactionPool.getConnection((err, c) => (err ? reject(sequelizeError(sequelize, err, 'SET autocommit = 0', [])) : resolve(c))));

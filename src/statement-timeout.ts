@@ -30,7 +30,6 @@ interface Pending {
   callback: Callback;
   ms: number;
   startedAt: number;
-  settled: boolean;
 }
 
 /*
@@ -57,7 +56,6 @@ function sweepPending(): void {
   const now = performance.now();
   for (const entry of pending) {
     if (now - entry.startedAt < entry.ms) continue;
-    entry.settled = true;
     pending.delete(entry);
     entry.connection.destroy();
     entry.connection.stream?.destroy();
@@ -81,12 +79,11 @@ export function boundStatements(connection: BoundableConnection, limit: Statemen
     connection[method] = (...args: unknown[]) => {
       const at = args.findIndex((a) => typeof a === 'function');
       if (at < 0 || limit.ms <= 0) return original(...args);
-      const entry: Pending = { connection, callback: args[at] as Callback, ms: limit.ms, startedAt: performance.now(), settled: false };
+      const entry: Pending = { connection, callback: args[at] as Callback, ms: limit.ms, startedAt: performance.now() };
       watch(entry);
       args[at] = (err: Error | null, ...results: unknown[]) => {
-        if (entry.settled) return;
-        entry.settled = true;
-        pending.delete(entry);
+        // Gone from the set when the sweep already ended it: a late answer is dropped.
+        if (!pending.delete(entry)) return;
         entry.callback(err, ...results);
       };
       return original(...args);
