@@ -140,7 +140,7 @@ export function markdown(res: RunResults): string {
   if (rounds.length > 0) {
     out.push(`### Alternated rounds (parent feed and noticeboard, each against ceiling (b) serving it)`);
     out.push('');
-    out.push('The servers up side by side, taking turns: each round the feed on the Express ceiling and on the service, the same for the noticeboard, then one school\'s feed, the ceiling first in odd rounds and last in even ones; each share and p99 multiple is within its round, against the ceiling\'s run of the same read.');
+    out.push('The servers up side by side, taking turns: each round the feed on the Express ceiling and on the service, one school\'s feed just before that pair in odd rounds and just after it in even ones, then the same pair for the noticeboard, the ceiling first in odd rounds and last in even ones; each share and p99 multiple is within its round, against the ceiling\'s run of the same read.');
     out.push('');
     out.push('| round | ceiling (b) feed req/s, p99 ms, CPU ms/req | feed req/s (share), p99 ms (÷ ceiling\'s), CPU ms/req | ceiling (b) noticeboard req/s, p99 ms, CPU ms/req | noticeboard req/s (share), p99 ms (÷), CPU ms/req | one school\'s feed: mean ms (feed\'s mean ÷ it) |');
     out.push('|---:|---:|---:|---:|---:|---:|');

@@ -251,8 +251,8 @@ async function runScenario(server: ServerProcess, s: Scenario, ids: Identities, 
 
 /**
  * `rounds` turns of the feed and (when selected) the board, each on the Express ceiling and on the
- * service, and, given the one-school data set, the feed of a second service on it; every server up
- * throughout, so that each round's ratios compare runs a few seconds apart.
+ * service, and, given the one-school data set, the feed of a second service on it beside the feed's
+ * pair; every server up throughout, so that each round's ratios compare runs a few seconds apart.
  */
 async function alternate(main: Dataset, one: Dataset | null, entry: string | null, ids: Identities, feed: Scenario): Promise<Round[]> {
   const board = selected.find((s) => s.id === 'parent-noticeboard');
@@ -278,9 +278,12 @@ async function alternate(main: Dataset, one: Dataset | null, entry: string | nul
         const serviceRun = await runScenario(service, read, ids, 'service');
         return { ceiling: first ?? (await ceilingRun()), service: serviceRun };
       };
+      // One school's feed just before the feed's pair in odd rounds, just after it in even ones, for the same reason.
+      const oneSchool = () => (oneService ? runScenario(oneService, feed, oneIds!, 'one school') : Promise.resolve(null));
+      const oneBefore = i % 2 === 0 ? await oneSchool() : null;
       const feedPair = await pair(feed);
+      const oneRun = oneBefore ?? (await oneSchool());
       const boardPair = board ? await pair(board) : null;
-      const oneRun = oneService ? await runScenario(oneService, feed, oneIds!, 'one school') : null;
       out.push({
         ceiling: feedPair.ceiling, feed: feedPair.service,
         ...(boardPair ? { boardCeiling: boardPair.ceiling, board: boardPair.service } : {}),
