@@ -68,7 +68,7 @@ const profiled = (name: string) => (args.profile ? profileArgs(name) : []);
 const only = args.only ? new Set(args.only.split(',')) : null;
 // The feed and the board against the Express ceiling again, the servers side by side and taking
 // turns: one run of each says little on two shared cores whose speed drifts from minute to minute.
-const rounds = Number(args.rounds ?? (args.profile ? 0 : smoke ? 1 : 3));
+const rounds = Number(args.rounds ?? (args.profile ? 0 : smoke ? 1 : 5));
 const selected = scenarios.filter((s) => !only || only.has(s.id));
 // Measured apart from the load scenarios: the roster import, the fan-out and the attachments (uploads and /files).
 const apart = ['import', FANOUT_ID, 'attachments'];
