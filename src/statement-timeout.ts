@@ -32,6 +32,21 @@ interface Pending {
   startedAt: number;
 }
 
+const answered: Callback = () => {};
+
+/**
+ * The statement's callback, once; the entry lets go of it. A set leaves its dropped entries in the
+ * tables it outgrows or shrinks out of, and such a table that had reached the old generation keeps
+ * them alive until the next full collection. An entry still holding its callback kept the resolved
+ * promise's rows alive with it, and under load every statement's rows were promoted to the old
+ * generation (bench/README.md, 28 November).
+ */
+function takeCallback(entry: Pending): Callback {
+  const callback = entry.callback;
+  entry.callback = answered;
+  return callback;
+}
+
 /*
  * The statements on the wire, checked by one sweep while any is pending rather than by a timer of
  * their own, set and cleared for every statement of every request (bench/README.md, 27 November
@@ -59,7 +74,7 @@ function sweepPending(): void {
     pending.delete(entry);
     entry.connection.destroy();
     entry.connection.stream?.destroy();
-    entry.callback(statementTimeoutError(entry.ms));
+    takeCallback(entry)(statementTimeoutError(entry.ms));
   }
   if (pending.size === 0 && sweep) {
     clearInterval(sweep);
@@ -84,7 +99,7 @@ export function boundStatements(connection: BoundableConnection, limit: Statemen
       args[at] = (err: Error | null, ...results: unknown[]) => {
         // Gone from the set when the sweep already ended it: a late answer is dropped.
         if (!pending.delete(entry)) return;
-        entry.callback(err, ...results);
+        takeCallback(entry)(err, ...results);
       };
       return original(...args);
     };
