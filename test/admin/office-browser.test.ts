@@ -333,7 +333,7 @@ describe("the console's words, page by page, as a super_admin", () => {
       if (first === null) continue;
       await page.goto(`${server.url}/admin/resources/${resource}/records/${first}/show`);
       await page.locator('section[data-css$="-show"], [data-testid="property-show-id"], h2, h3').first().waitFor();
-      await page.waitForLoadState('networkidle');
+      await browser.settled();
       const heading = await page.locator('section[data-css="app-content"] h2').first().innerText();
       if (['New', 'Edit', 'Details'].includes(heading.trim())) found.push(`${resource} page ${first}: titled "${heading.trim()}"`);
       const shown = await page.locator('section[data-css="app-content"]').innerText();

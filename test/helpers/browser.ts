@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Page, type Request } from 'playwright-core';
 
 /** Where the browser tests leave their screenshots (gitignored): CI keeps the folder when a test fails. */
 export const ARTIFACTS = path.resolve('test/artifacts');
@@ -14,6 +14,13 @@ export interface Browser {
   page: Page;
   /** Errors the page's own scripts threw. */
   pageErrors: string[];
+  /**
+   * Resolves once no request of the page to the test's server has been waiting for `quietMs`: the
+   * page has what it asked for. Unlike Playwright's networkidle, a request to another host (the
+   * console's policy blocks AdminJS's font) cannot hold it; a request of ours that never answers
+   * fails it, naming the request.
+   */
+  settled(quietMs?: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -29,8 +36,25 @@ export async function launchBrowser(options: { viewport?: { width: number; heigh
   const page = context.pages()[0] ?? (await context.newPage());
   const pageErrors: string[] = [];
   page.on('pageerror', (err) => pageErrors.push(err.message));
+  const waiting = new Set<Request>();
+  let lastAnswer = Date.now();
+  page.on('request', (request) => {
+    if (new URL(request.url()).hostname === '127.0.0.1') waiting.add(request);
+  });
+  const answered = (request: Request) => {
+    if (waiting.delete(request)) lastAnswer = Date.now();
+  };
+  page.on('requestfinished', answered);
+  page.on('requestfailed', answered);
   return {
     context, page, pageErrors,
+    async settled(quietMs = 500, timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (waiting.size > 0 || Date.now() - lastAnswer < quietMs) {
+        if (Date.now() > deadline) throw new Error(`the page still waits for ${[...waiting].map((r) => `${r.method()} ${r.url()}`).join(', ') || 'nothing, yet kept asking'}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
     async close() {
       await context.close();
       rmSync(profile, { recursive: true, force: true });
