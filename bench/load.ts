@@ -14,6 +14,8 @@ export interface LoadOptions {
   seconds: number;
   /** Whether the server works against the local MariaDB, whose CPU is then measured too. */
   database?: boolean;
+  /** Keep each response's latency in the result, for `combineLoads`. */
+  keepLatencies?: boolean;
 }
 
 export interface LoadResult {
@@ -31,6 +33,10 @@ export interface LoadResult {
   cpuMsPerRequest: number | null;
   /** The same for the MariaDB server (null on SQLite, where the database works inside the service). */
   dbCpuMsPerRequest: number | null;
+  /** Length of the measured window, in seconds. */
+  windowSeconds: number;
+  /** Each response's latency in ms, sorted (with `keepLatencies` only; dropped from saved results). */
+  latencies?: number[];
 }
 
 /**
@@ -87,15 +93,8 @@ export async function runLoad(server: ServerProcess, next: () => Call, o: LoadOp
       return a === null || b === null || b === undefined || latencies.length === 0 ? null : Math.round(((b - a) / latencies.length) * 1000) / 1000;
     };
     const window = Math.max(0.001, (performance.now() - from) / 1000);
-    latencies.sort((a, b) => a - b);
-    const at = (q: number) => (latencies.length === 0 ? 0 : Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! * 10) / 10);
-    const mean = latencies.length === 0 ? 0 : latencies.reduce((a, b) => a + b, 0) / latencies.length;
     return {
-      requests: latencies.length,
-      rps: Math.round(latencies.length / window),
-      p50: at(0.5),
-      p99: at(0.99),
-      mean: Math.round(mean * 100) / 100,
+      ...figures(latencies, window),
       non2xx,
       errors: r.errors,
       timeouts: r.timeouts,
@@ -103,11 +102,43 @@ export async function runLoad(server: ServerProcess, next: () => Call, o: LoadOp
       rssPeakMb: peak ?? server.rssMb(),
       cpuMsPerRequest: perRequest(0),
       dbCpuMsPerRequest: perRequest(1),
+      ...(o.keepLatencies ? { latencies } : {}),
     };
   } finally {
     clearTimeout(startWindow);
     clearInterval(sampler);
   }
+}
+
+/** Requests, rate and latency quantiles of the responses measured over `window` seconds (sorts `latencies`). */
+function figures(latencies: number[], window: number) {
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => (latencies.length === 0 ? 0 : Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! * 10) / 10);
+  const mean = latencies.length === 0 ? 0 : latencies.reduce((a, b) => a + b, 0) / latencies.length;
+  return { requests: latencies.length, rps: Math.round(latencies.length / window), p50: at(0.5), p99: at(0.99), mean: Math.round(mean * 100) / 100, windowSeconds: window };
+}
+
+/**
+ * Runs of one scenario on one server as if they were one: their responses pooled for the rate and
+ * the quantiles, the CPU a request weighed by each run's requests. Each run needs its `latencies`.
+ */
+export function combineLoads(runs: LoadResult[]): LoadResult {
+  const latencies = runs.flatMap((r) => r.latencies ?? []);
+  const perRequest = (pick: (r: LoadResult) => number | null) =>
+    runs.some((r) => pick(r) === null) || latencies.length === 0 ? null : Math.round((runs.reduce((a, r) => a + pick(r)! * r.requests, 0) / latencies.length) * 1000) / 1000;
+  const statuses: Record<string, number> = {};
+  for (const r of runs) for (const [k, v] of Object.entries(r.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
+  const peaks = runs.flatMap((r) => (r.rssPeakMb === null ? [] : [r.rssPeakMb]));
+  return {
+    ...figures(latencies, runs.reduce((a, r) => a + r.windowSeconds, 0)),
+    non2xx: runs.reduce((a, r) => a + r.non2xx, 0),
+    errors: runs.reduce((a, r) => a + r.errors, 0),
+    timeouts: runs.reduce((a, r) => a + r.timeouts, 0),
+    statuses,
+    rssPeakMb: peaks.length === 0 ? null : Math.max(...peaks),
+    cpuMsPerRequest: perRequest((r) => r.cpuMsPerRequest),
+    dbCpuMsPerRequest: perRequest((r) => r.dbCpuMsPerRequest),
+  };
 }
 
 /** One request outside the load, to tell a missing route or a refused call before measuring it. */

@@ -140,7 +140,7 @@ export function markdown(res: RunResults): string {
   if (rounds.length > 0) {
     out.push(`### Alternated rounds (parent feed and noticeboard, each against ceiling (b) serving it)`);
     out.push('');
-    out.push('The servers up side by side, taking turns: each round the feed on the Express ceiling and on the service, one school\'s feed just before that pair in odd rounds and just after it in even ones, then the same pair for the noticeboard, the ceiling first in odd rounds and last in even ones; each share and p99 multiple is within its round, against the ceiling\'s run of the same read.');
+    out.push(`The servers up side by side, taking turns: each round the feed on the Express ceiling and on the service, each server's ${res.settings.seconds} s measured in two halves placed symmetrically (ceiling, service, service, ceiling in odd rounds; service, ceiling, ceiling, service in even ones), one school's feed in halves just before and just after them, then the same for the noticeboard; each share and p99 multiple is within its round, the halves' responses pooled, against the ceiling's run of the same read.`);
     out.push('');
     out.push('| round | ceiling (b) feed req/s, p99 ms, CPU ms/req | feed req/s (share), p99 ms (÷ ceiling\'s), CPU ms/req | ceiling (b) noticeboard req/s, p99 ms, CPU ms/req | noticeboard req/s (share), p99 ms (÷), CPU ms/req | one school\'s feed: mean ms (feed\'s mean ÷ it) |');
     out.push('|---:|---:|---:|---:|---:|---:|');
@@ -236,7 +236,7 @@ export function markdown(res: RunResults): string {
 export function writeReport(res: RunResults, o: { readme: boolean }): void {
   mkdirSync(dataDir, { recursive: true });
   const name = res.smoke ? 'results-smoke' : 'results';
-  writeFileSync(path.join(dataDir, `${name}.json`), JSON.stringify(res, null, 2) + '\n');
+  writeFileSync(path.join(dataDir, `${name}.json`), JSON.stringify(res, (key, value) => (key === 'latencies' ? undefined : value), 2) + '\n');
   writeFileSync(path.join(dataDir, `${name}.md`), markdown(res) + '\n');
   if (!o.readme) return;
   writeReadmeSection('results', markdown(res));

@@ -20,7 +20,7 @@ import { benchFanout, FANOUT_ID, writeFanoutReport } from './fanout.js';
 import { benchAttachments, fullSizes, smokeSizes, writeAttachmentsReport } from './attachments.js';
 import { benchImport, writeImportReport } from './import.js';
 import { benchDir, dataDir, FULL_SCHOOLS, MYSQL_ROOT_URL, readMeta, repoRoot, writeMeta, type DatasetMeta } from './layout.js';
-import { probe, runLoad, type LoadOptions } from './load.js';
+import { combineLoads, probe, runLoad, type LoadOptions } from './load.js';
 import { freePort, startServer, type ServerProcess } from './processes.js';
 import { writeReport, printSummary, type Round, type RunResults, type ScenarioResult } from './report.js';
 import { consoleSignIn, mintIdentities, scenarios, type Identities, type IdentityCounts, type Scenario } from './scenarios.js';
@@ -217,7 +217,7 @@ function checkSameAnswers(read: string, ceilings: Map<string, string>, service: 
   }
 }
 
-async function runScenario(server: ServerProcess, s: Scenario, ids: Identities, target: string): Promise<ScenarioResult> {
+async function runScenario(server: ServerProcess, s: Scenario, ids: Identities, target: string, given: Partial<LoadOptions> = {}): Promise<ScenarioResult> {
   const base = { id: s.id, title: s.title, request: s.request, read: s.read, target };
   const failed = (reason: string): ScenarioResult => {
     log(`  ${target.padEnd(16)} ${s.id.padEnd(20)} FAILED ${reason}`);
@@ -238,7 +238,7 @@ async function runScenario(server: ServerProcess, s: Scenario, ids: Identities, 
       return failed(`${first.status}: ${message}`.slice(0, 200));
     }
     // A login costs a bcrypt compare: a run of a second may see none finish on a busy machine.
-    const result = await runLoad(server, next, { ...load, seconds: Math.max(load.seconds, s.minSeconds ?? 0), database: target !== 'sqlite' });
+    const result = await runLoad(server, next, { ...load, seconds: Math.max(load.seconds, s.minSeconds ?? 0), database: target !== 'sqlite', ...given });
     const bad = result.non2xx + result.errors + (result.requests === 0 ? 1 : 0);
     const reason = result.requests === 0 ? `no request completed (${result.timeouts} timeouts)`
       : bad > 0 ? `non-2xx ${result.non2xx}, errors ${result.errors} (${Object.entries(result.statuses).map(([k, v]) => `${k}: ${v}`).join(', ')})` : undefined;
@@ -247,6 +247,13 @@ async function runScenario(server: ServerProcess, s: Scenario, ids: Identities, 
   } catch (err) {
     return failed(`harness: ${(err as Error).message}`.slice(0, 300));
   }
+}
+
+/** Two runs of one scenario on one server as one result: a failed run makes it failed. */
+function joined(runs: ScenarioResult[]): ScenarioResult {
+  const failed = runs.find((r) => r.status !== 'ok' || !r.load);
+  if (failed) return failed;
+  return { ...runs[0]!, load: combineLoads(runs.map((r) => r.load!)) };
 }
 
 /**
@@ -269,21 +276,28 @@ async function alternate(main: Dataset, one: Dataset | null, entry: string | nul
     for (const read of board ? [feed, board] : [feed]) {
       checkSameAnswers(read.id, new Map([['ceiling-express', await firstAnswer(ceiling, read, ids)]]), await firstAnswer(service, read, ids));
     }
+    // Each server's measured seconds of a read come in two halves, placed symmetrically in the
+    // round (ceiling, service, service, ceiling in odd rounds; service, ceiling, ceiling, service in
+    // even ones): a drift of the machine's speed during the round weighs on both alike.
+    const half = { seconds: load.seconds / 2, keepLatencies: true };
     const out: Round[] = [];
     for (let i = 0; i < rounds; i++) {
-      // Each read on the ceiling first in odd rounds, last in even ones: whatever a place in the turn gains, both get it.
-      const pair = async (read: Scenario) => {
-        const ceilingRun = () => runScenario(ceiling, read, ids, 'ceiling-express');
-        const first = i % 2 === 0 ? await ceilingRun() : null;
-        const serviceRun = await runScenario(service, read, ids, 'service');
-        return { ceiling: first ?? (await ceilingRun()), service: serviceRun };
+      const quartet = async (read: Scenario) => {
+        const ceilingRun = () => runScenario(ceiling, read, ids, 'ceiling-express', half);
+        const serviceRun = () => runScenario(service, read, ids, 'service', half);
+        const [outer, inner] = i % 2 === 0 ? [ceilingRun, serviceRun] : [serviceRun, ceilingRun];
+        const first = await outer();
+        const middle = [await inner(), await inner()];
+        const last = await outer();
+        const [c, s] = i % 2 === 0 ? [[first, last], middle] : [middle, [first, last]];
+        return { ceiling: joined(c), service: joined(s) };
       };
-      // One school's feed just before the feed's pair in odd rounds, just after it in even ones, for the same reason.
-      const oneSchool = () => (oneService ? runScenario(oneService, feed, oneIds!, 'one school') : Promise.resolve(null));
-      const oneBefore = i % 2 === 0 ? await oneSchool() : null;
-      const feedPair = await pair(feed);
-      const oneRun = oneBefore ?? (await oneSchool());
-      const boardPair = board ? await pair(board) : null;
+      // One school's feed in halves just before and just after the feed's quartet, for the same reason.
+      const oneSchool = () => runScenario(oneService!, feed, oneIds!, 'one school', half);
+      const oneBefore = oneService ? await oneSchool() : null;
+      const feedPair = await quartet(feed);
+      const oneRun = oneBefore ? joined([oneBefore, await oneSchool()]) : null;
+      const boardPair = board ? await quartet(board) : null;
       out.push({
         ceiling: feedPair.ceiling, feed: feedPair.service,
         ...(boardPair ? { boardCeiling: boardPair.ceiling, board: boardPair.service } : {}),
