@@ -445,7 +445,7 @@ export function parentActivitiesSelect(mysql: boolean, index = ''): string {
 /** The parent feed's statement (also the benchmark ceilings'): the page of published activities the parent may see. */
 export function parentFeedSql(mysql: boolean, options: { oneChild: boolean; type: string }): string {
   return `${parentActivitiesSelect(mysql, mysql ? 'FORCE INDEX (activities_feed)' : '')}
-      WHERE a.school_id = :school AND a.status = 'published' AND a.deleted_status = 0 AND ${audienceVisible('a', 'activity', options.oneChild)} ${options.type}
+      WHERE a.school_id = :school AND a.status = 'published' AND a.deleted_status = 0 AND ${audienceVisible('a', 'activity', options.oneChild, mysql)} ${options.type}
       ${NEWEST} LIMIT :limit OFFSET :offset`;
 }
 
@@ -465,9 +465,10 @@ function feedStatement(mysql: boolean, oneChild: boolean, byType: boolean): stri
 /** One activity of the parent's feed (a push opens it): anything the feed would not show them is 404. */
 export async function parentActivity(ctx: AppContext, principal: Principal, id: number): Promise<ActivityView & { read_at: string | null }> {
   if (principal.type !== 'parent') throw forbidden('The activity feed is for parents');
+  const mysql = ctx.db.dialect === 'mysql';
   const [row] = await ctx.db.select<ActivityRow & { audience_list: unknown }>(
-    `${parentActivitiesSelect(ctx.db.dialect === 'mysql')}
-      WHERE a.school_id = :school AND a.id = :id AND a.status = 'published' AND a.deleted_status = 0 AND ${audienceVisible('a', 'activity', false)}`,
+    `${parentActivitiesSelect(mysql)}
+      WHERE a.school_id = :school AND a.id = :id AND a.status = 'published' AND a.deleted_status = 0 AND ${audienceVisible('a', 'activity', false, mysql)}`,
     { school: principal.schoolId, parent: principal.userId, id },
   );
   if (!row) throw notFound('Activity');

@@ -324,7 +324,7 @@ function parentBoardStatement(mysql: boolean, where: string): string {
   if (sql === undefined) {
     sql = `SELECT ${COLUMNS}, r.read_at, ${audienceColumn('n', 'noticeboard', mysql)} FROM notices n
        LEFT JOIN item_reads r ON r.school_id = n.school_id AND r.entity_type = 'noticeboard' AND r.entity_id = n.id AND r.parent_id = :parent
-      WHERE ${where} AND ${audienceVisible('n', 'noticeboard')} ${BOARD_ORDER} LIMIT :limit OFFSET :offset`;
+      WHERE ${where} AND ${audienceVisible('n', 'noticeboard', false, mysql)} ${BOARD_ORDER} LIMIT :limit OFFSET :offset`;
     parentBoardStatements.set(key, sql);
   }
   return sql;
@@ -350,10 +350,11 @@ export async function listParentNotices(ctx: AppContext, principal: Principal, i
 export async function parentNotice(ctx: AppContext, principal: Principal, id: number): Promise<NoticeView & { read_at: string | null }> {
   if (principal.type !== 'parent') throw forbidden('This noticeboard is for parents');
   const { where, params } = boardFilter(principal.schoolId, {}, { published: true });
+  const mysql = ctx.db.dialect === 'mysql';
   const [row] = await ctx.db.select<NoticeRow & { audience_list: unknown }>(
-    `SELECT ${COLUMNS}, r.read_at, ${audienceColumn('n', 'noticeboard', ctx.db.dialect === 'mysql')} FROM notices n
+    `SELECT ${COLUMNS}, r.read_at, ${audienceColumn('n', 'noticeboard', mysql)} FROM notices n
        LEFT JOIN item_reads r ON r.school_id = n.school_id AND r.entity_type = 'noticeboard' AND r.entity_id = n.id AND r.parent_id = :parent
-      WHERE ${where} AND n.id = :id AND ${audienceVisible('n', 'noticeboard')}`,
+      WHERE ${where} AND n.id = :id AND ${audienceVisible('n', 'noticeboard', false, mysql)}`,
     { ...params, parent: principal.userId, id },
   );
   if (!row) throw notFound('Notice');
