@@ -89,6 +89,14 @@ export async function audiencesOf(schoolId: string, entity: AudienceEntity, ids:
 }
 
 /**
+ * MySQL's hint naming the one index a subquery's table is read by. Unhinted, MariaDB prices every
+ * index of the table that the WHERE could use on each execution, with two descents of each tree,
+ * prepared statement or not: on the 1,000-school benchmark the children's lookup cost 54 buffer-pool
+ * page reads that way and 8 hinted, and the dives grow with the trees' depth.
+ */
+const using = (mysql: boolean, index: string) => (mysql ? ` FORCE INDEX (${index})` : '');
+
+/**
  * A column of the parents' feeds: a targeted item's audience as a parent is shown it (its grades and
  * groups, and of the named students only their own children), as a JSON array of `[id, grade,
  * group_id, student_id]`; null for a school-wide item. Read in the page's own statement, so a page
@@ -127,19 +135,11 @@ function byItem(rows: Array<{ entity_id: number; student_id: number | null; grad
   return out;
 }
 
-/**
- * MySQL's hint naming the one index a subquery's table is read by. Unhinted, MariaDB prices every
- * index of the table that the WHERE could use on each execution, with two descents of each tree,
- * prepared statement or not: on the 1,000-school benchmark the children's lookup cost 54 buffer-pool
- * page reads that way and 8 hinted, and the dives grow with the trees' depth.
- */
-const using = (mysql: boolean, index: string) => (mysql ? ` FORCE INDEX (${index})` : '');
-
 /** The children whose audiences count for a parent (or one child of theirs): not archived. */
 const children = (column: string, oneChild: boolean, mysql: boolean) =>
   `SELECT c.${column} FROM students c${using(mysql, oneChild ? 'PRIMARY' : 'students_school_parent')} WHERE c.school_id = :school AND ${oneChild ? 'c.id = :student AND c.parent_id = :parent' : 'c.parent_id = :parent'} AND c.status <> 'archived'`;
 
-const targetIndexes: Record<string, string> = { student_id: 'audience_targets_student', grade: 'audience_targets_grade', group_id: 'audience_targets_group' };
+const targetIndexes = { student_id: 'audience_targets_student', grade: 'audience_targets_grade', group_id: 'audience_targets_group' } as const;
 
 /**
  * SQL saying that the item `alias` (an activities or notices row) is for the parent `:parent` of
@@ -150,8 +150,8 @@ const targetIndexes: Record<string, string> = { student_id: 'audience_targets_st
  * the engagement checks, read receipts and reach.
  */
 export function audienceVisible(alias: string, entity: AudienceEntity, oneChild = false, mysql = false): string {
-  const target = (column: string, values: string) =>
-    `SELECT t.entity_id FROM audience_targets t${using(mysql, targetIndexes[column]!)} WHERE t.school_id = :school AND t.entity_type = '${entity}' AND t.${column} IN (${values})`;
+  const target = (column: keyof typeof targetIndexes, values: string) =>
+    `SELECT t.entity_id FROM audience_targets t${using(mysql, targetIndexes[column])} WHERE t.school_id = :school AND t.entity_type = '${entity}' AND t.${column} IN (${values})`;
   const groups = `SELECT gm.group_id FROM group_members gm${using(mysql, 'group_members_student')} WHERE gm.school_id = :school AND gm.student_id IN (${children('id', oneChild, mysql)})`;
   return `(${alias}.audience_scope = 0 OR ${alias}.id IN (${target('student_id', children('id', oneChild, mysql))})
     OR ${alias}.id IN (${target('grade', children('grade', oneChild, mysql))}) OR ${alias}.id IN (${target('group_id', groups)}))`;
