@@ -137,12 +137,15 @@ describe('maintenance jobs', () => {
       return;
     }
     const other = await mysql.createConnection(t.ctx.config.databaseUrl!);
+    const lockName = "LEFT(CONCAT('job:write_to_archive', '@', DATABASE()), 64)";
     try {
-      const [[held]] = (await other.query("SELECT GET_LOCK(LEFT(CONCAT('job:write_to_archive', '@', DATABASE()), 64), 0) AS got")) as unknown as [[{ got: number }]];
+      const [[held]] = (await other.query(`SELECT GET_LOCK(${lockName}, 0) AS got`)) as unknown as [[{ got: number }]];
       expect(held.got).toBe(1);
       const before = await JobRun.findByPk('write_to_archive', { raw: true });
       expect(await runJob(t.ctx, archive)).toEqual({ name: 'write_to_archive', ran: false });
       expect(await JobRun.findByPk('write_to_archive', { raw: true })).toEqual(before);
+      // Released explicitly: the server frees a closed connection's locks a moment after end() resolves.
+      await other.query(`SELECT RELEASE_LOCK(${lockName})`);
     } finally {
       await other.end();
     }
