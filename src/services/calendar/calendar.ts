@@ -47,7 +47,7 @@ export async function parentCalendar(ctx: AppContext, principal: Principal, inpu
   const range = await rangeOf(principal.schoolId, input);
   const rows = await ctx.db.select<ActivityRow & { audience_list: unknown }>(
     `${parentActivitiesSelect(ctx.db.dialect === 'mysql')}
-      WHERE a.school_id = :school AND a.deleted_status = 0 AND a.status = 'published' AND ${OVERLAPS} AND ${audienceVisible('a', 'activity')} ${BY_START}`,
+      WHERE a.school_id = :school AND a.deleted_status = 0 AND a.status = 'published' AND ${OVERLAPS} AND ${audienceVisible('a', 'activity', false, ctx.db.dialect === 'mysql')} ${BY_START}`,
     { school: principal.schoolId, parent: principal.userId, ...range },
   );
   return parentActivityViews(ctx, principal, rows);

@@ -72,7 +72,7 @@ export async function calendarFeedIcs(ctx: AppContext, token: string): Promise<s
   const events = await ctx.db.select<EventRow>(
     `SELECT a.id, a.title, a.description, a.status, a.starts_at, a.ends_at, a.all_day, a.location, a.updated_at FROM activities a
       WHERE a.school_id = :school AND a.deleted_status = 0 AND a.status IN ('published', 'cancelled') AND a.activity_type = 'event'
-        AND a.starts_at IS NOT NULL AND a.span_end >= :since AND ${audienceVisible('a', 'activity')}
+        AND a.starts_at IS NOT NULL AND a.span_end >= :since AND ${audienceVisible('a', 'activity', false, ctx.db.dialect === 'mysql')}
       ORDER BY a.starts_at, a.id`,
     { school: owner.school_id, parent: owner.parent_id, since: new Date(Date.now() - FEED_PAST_DAYS * 86_400_000) },
   );

@@ -29,10 +29,12 @@ export interface RequestMeta {
   userAgent: string | null;
 }
 
-const VISIBLE_TO_CHILD: Record<FormItemType, string> = {
-  activity: `SELECT a.id FROM activities a WHERE a.id = :item AND a.school_id = :school AND ${audienceVisible('a', 'activity', true)}`,
-  noticeboard: `SELECT n.id FROM notices n WHERE n.id = :item AND n.school_id = :school AND ${audienceVisible('n', 'noticeboard', true)}`,
-};
+/** Whether the item is for the child, by dialect: on MySQL the audience subqueries name their indexes. */
+const visibleToChild = (mysql: boolean): Record<FormItemType, string> => ({
+  activity: `SELECT a.id FROM activities a WHERE a.id = :item AND a.school_id = :school AND ${audienceVisible('a', 'activity', true, mysql)}`,
+  noticeboard: `SELECT n.id FROM notices n WHERE n.id = :item AND n.school_id = :school AND ${audienceVisible('n', 'noticeboard', true, mysql)}`,
+});
+const VISIBLE_TO_CHILD = { sqlite: visibleToChild(false), mysql: visibleToChild(true) };
 
 /** The form, when the parent can see its item (section 19's rules): another school's, an unseen or a deleted item's is 404. */
 async function visibleForm(ctx: AppContext, principal: Principal, formId: number): Promise<StoredForm> {
@@ -117,7 +119,7 @@ async function respondentOf(ctx: AppContext, principal: Principal, form: StoredF
   });
   if (!child) throw forbidden('That student is not linked to you');
   if (child.status === 'archived') throw fieldError('student_id', 'is archived');
-  const inAudience = await ctx.db.select(VISIBLE_TO_CHILD[form.entity_type], { item: form.entity_id, school: principal.schoolId, parent: principal.userId, student: studentId });
+  const inAudience = await ctx.db.select(VISIBLE_TO_CHILD[ctx.db.dialect][form.entity_type], { item: form.entity_id, school: principal.schoolId, parent: principal.userId, student: studentId });
   if (inAudience.length === 0) throw fieldError('student_id', 'is not in the audience of this item');
   return studentId;
 }
