@@ -40,10 +40,11 @@ export async function issueSession(
   const token = newSecret();
   const now = new Date();
   const expiresAt = new Date(now.getTime() + sessionLifetimeMs(ctx, user.type));
-  // A bound INSERT, not Session.create(): a login's own work beside bcrypt is its few statements. The
-  // sign-in's event commits with it, under the account's school and with the account as the actor.
-  const id = await ctx.db.sequelize.transaction(async (transaction) => {
-    const session = await writeIn(ctx.db, transaction, `INSERT INTO sessions (school_id, token_hash, user_type, user_id, fcm_token, device_id, device_name, user_agent, ip,
+  // A bound INSERT, not Session.create(): a login's own work beside bcrypt is its few statements, on
+  // the prepared path as the other hand-written writes. The sign-in's event commits with it, under
+  // the account's school and with the account as the actor.
+  const id = await ctx.db.transact(async (tx) => {
+    const session = await tx.write(`INSERT INTO sessions (school_id, token_hash, user_type, user_id, fcm_token, device_id, device_name, user_agent, ip,
                            created_at, last_seen_at, expires_at, active, revoked_at)
      VALUES (:school, :hash, :type, :user, :fcm, :deviceId, :deviceName, :agent, :ip, :now, :now, :expires, 1, NULL)`,
     {
@@ -56,13 +57,13 @@ export async function issueSession(
       deviceName: clip(device.device_name, 200),
       agent: clip(device.user_agent, 500),
       ip: clip(device.ip, 64),
-      now,
-      expires: expiresAt,
+      now: sqlTime(ctx.db.dialect, now),
+      expires: sqlTime(ctx.db.dialect, expiresAt),
     });
     await recordAudit([{
       schoolId: user.schoolId, action: 'login.success', entityType: accountEntity[user.type], entityId: user.id, changes: { session_id: [null, session] },
       actor: { actorType: user.type, actorId: String(user.id), actorName: user.name ?? null },
-    }], transaction);
+    }], tx);
     return session;
   });
   const access_token = ctx.tokens.sign(
