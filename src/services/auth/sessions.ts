@@ -93,7 +93,10 @@ interface SessionRow {
 
 /**
  * The session (by school and token hash), its user and their name (for the audit trail), the staff
- * status and the school status, in one indexed query.
+ * status and the school status, in one indexed query. Each user table is joined on a key that is
+ * NULL unless the session is of its kind: MariaDB reads the session first as a constant and then
+ * looks up no staff or admin row for a parent's session (with `user_type = ... AND id = user_id`
+ * it looked up all three: 15.3 buffer-pool pages a check against 11.2, bench/README.md).
  */
 export const SESSION_SQL = `SELECT s.id, s.user_type, s.user_id, s.school_id, s.active, s.expires_at, s.last_seen_at,
         sc.status AS school_status, st.status AS staff_status, st.rbac AS staff_rbac, d.rbac AS designation_rbac,
@@ -101,10 +104,10 @@ export const SESSION_SQL = `SELECT s.id, s.user_type, s.user_id, s.school_id, s.
         COALESCE(st.name, a.name, p.father_name) AS user_name
    FROM sessions s
    LEFT JOIN schools sc ON sc.id = s.school_id
-   LEFT JOIN staff st ON s.user_type = 'staff' AND st.id = s.user_id AND st.school_id = s.school_id
+   LEFT JOIN staff st ON st.id = CASE WHEN s.user_type = 'staff' THEN s.user_id END AND st.school_id = s.school_id
    LEFT JOIN designations d ON d.school_id = st.school_id AND d.name = st.designation
-   LEFT JOIN admin_users a ON s.user_type = 'admin' AND a.id = s.user_id
-   LEFT JOIN parents p ON s.user_type = 'parent' AND p.id = s.user_id AND p.school_id = s.school_id
+   LEFT JOIN admin_users a ON a.id = CASE WHEN s.user_type = 'admin' THEN s.user_id END
+   LEFT JOIN parents p ON p.id = CASE WHEN s.user_type = 'parent' THEN s.user_id END AND p.school_id = s.school_id
   WHERE s.school_id = :school AND s.token_hash = :hash`;
 
 /** The per-request check, one indexed query. Nothing is cached, so a revocation holds from the next call. */
