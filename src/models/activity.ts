@@ -47,7 +47,7 @@ export class Activity extends Model<InferAttributes<Activity>, InferCreationAttr
       {
         sequelize, tableName: 'activities', modelName: 'Activity', ...modelOptions,
         indexes: [
-          { name: 'activities_feed', fields: ['school_id', 'status', 'deleted_status', 'created_at', 'id'] },
+          { name: 'activities_feed', fields: ['school_id', 'status', 'deleted_status', 'created_at', 'id', 'audience_scope'] },
           { name: 'activities_school_created', fields: ['school_id', 'deleted_status', 'created_at', 'id'] },
           { name: 'activities_school_student', fields: ['school_id', 'student_id'] },
           { name: 'activities_school_staff', fields: ['school_id', 'staff_id'] },
