@@ -20,7 +20,7 @@ import * as m0018 from './0018-item-attachment-ids.js';
 import * as m0019 from './0019-forms.js';
 import * as m0020 from './0020-events-and-calendar-feeds.js';
 import * as m0021 from './0021-staff-designations.js';
-import * as m0022 from './0022-feed-index-audience-scope.js';
+import * as m0022 from './0022-parent-reads-audience-scope-in-index.js';
 
 export interface Migration {
   name: string;

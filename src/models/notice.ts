@@ -40,7 +40,7 @@ export class Notice extends Model<InferAttributes<Notice>, InferCreationAttribut
         sequelize, tableName: 'notices', modelName: 'Notice', ...modelOptions,
         indexes: [
           { name: 'notices_board', fields: ['school_id', 'notice_deleted', 'is_important', 'created_at', 'id'] },
-          { name: 'notices_board_urgent', fields: ['school_id', 'notice_deleted', 'is_urgent', 'is_important', 'created_at', 'id'] },
+          { name: 'notices_board_urgent', fields: ['school_id', 'notice_deleted', 'is_urgent', 'is_important', 'created_at', 'id', 'audience_scope', 'published_at'] },
           { name: 'notices_due', fields: ['published_at', 'publish_at'] },
           { name: 'notices_board_type', fields: ['school_id', 'notice_deleted', 'notice_type', 'is_important', 'created_at', 'id'] },
         ],

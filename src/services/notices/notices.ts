@@ -137,7 +137,8 @@ function view(r: NoticeRow, audience: Audience | null, attachments: AttachmentVi
 
 const COLUMNS = 'n.id, n.school_id, n.notice_title, n.notice_desc, n.notice_type, n.is_important, n.created_by_type, n.created_by_id, n.audience_scope, n.is_urgent, n.publish_at, n.published_at, n.created_at, n.updated_at, n.form_id, n.attachment_ids';
 /** Pinned first, then newest: the order of (school_id, notice_deleted, is_important, created_at, id) read backwards. */
-const BOARD_ORDER = 'ORDER BY n.is_urgent DESC, n.is_important DESC, n.created_at DESC, n.id DESC';
+const boardOrder = (alias: string) => `ORDER BY ${alias}.is_urgent DESC, ${alias}.is_important DESC, ${alias}.created_at DESC, ${alias}.id DESC`;
+const BOARD_ORDER = boardOrder('n');
 
 async function findNotice(ctx: AppContext, principal: Principal, id: number, transaction?: Transaction): Promise<NoticeView> {
   const [row] = await ctx.db.sequelize.query<NoticeRow>(`SELECT ${COLUMNS} FROM notices n WHERE n.id = :id AND n.school_id = :school AND n.notice_deleted = 0`, {
@@ -280,10 +281,11 @@ export async function deleteNotice(ctx: AppContext, principal: Principal, id: nu
 }
 
 /** `published`: only published notices; a staff id: published ones and that staff member's scheduled ones; neither: all (admins). */
-function boardFilter(schoolId: string, query: { notice_type?: string; grade?: string; group_id?: number }, shown: { published?: boolean; staffId?: number } = {}) {
+/** The board's WHERE; `walk` names the table the school, deletion and publication are tested on (the parents' walk of the index on MySQL). */
+function boardFilter(schoolId: string, query: { notice_type?: string; grade?: string; group_id?: number }, shown: { published?: boolean; staffId?: number } = {}, walk = 'n') {
   const params: Record<string, unknown> = { school: schoolId };
-  const clauses = ['n.school_id = :school', 'n.notice_deleted = 0'];
-  if (shown.published) clauses.push('n.published_at IS NOT NULL');
+  const clauses = [`${walk}.school_id = :school`, `${walk}.notice_deleted = 0`];
+  if (shown.published) clauses.push(`${walk}.published_at IS NOT NULL`);
   if (shown.staffId !== undefined) {
     clauses.push("(n.published_at IS NOT NULL OR (n.created_by_type = 'staff' AND n.created_by_id = :me))");
     params.me = shown.staffId;
@@ -314,17 +316,29 @@ async function board(ctx: AppContext, principal: Principal, query: z.output<type
 // built per request is a fresh string of 1.5 kB that the prepared statements' cache then hashes in full.
 /** The parent board's statement with no filter, page and limit bound as `:limit` and `:offset` (also the benchmark ceilings'). */
 export function parentBoardSql(mysql: boolean): string {
-  return parentBoardStatement(mysql, boardFilter('', {}, { published: true }).where);
+  const walk = parentBoardWalk(mysql, {});
+  return parentBoardStatement(mysql, walk, boardFilter('', {}, { published: true }, walk).where);
+}
+
+/**
+ * On MySQL, without a type filter, the parents' board walks notices_board_urgent (`i`), whose entries
+ * hold what the school, deletion, publication and audience tests need, and reads from the table (`n`)
+ * only the notices kept: a page read 147 buffer-pool pages at 1,000 schools instead of 200
+ * (bench/README.md). A type filter leaves the choice of index to MariaDB.
+ */
+function parentBoardWalk(mysql: boolean, query: { notice_type?: string }): string {
+  return mysql && !query.notice_type ? 'i' : 'n';
 }
 
 const parentBoardStatements = new Map<string, string>();
-function parentBoardStatement(mysql: boolean, where: string): string {
-  const key = `${mysql ? 'mysql' : 'sqlite'} ${where}`;
+function parentBoardStatement(mysql: boolean, walk: string, where: string): string {
+  const key = `${mysql ? 'mysql' : 'sqlite'} ${walk} ${where}`;
   let sql = parentBoardStatements.get(key);
   if (sql === undefined) {
-    sql = `SELECT ${COLUMNS}, r.read_at, ${audienceColumn('n', 'noticeboard', mysql)} FROM notices n
+    const from = walk === 'i' ? 'notices i FORCE INDEX (notices_board_urgent) STRAIGHT_JOIN notices n ON n.id = i.id' : 'notices n';
+    sql = `SELECT ${COLUMNS}, r.read_at, ${audienceColumn('n', 'noticeboard', mysql)} FROM ${from}
        LEFT JOIN item_reads r ON r.school_id = n.school_id AND r.entity_type = 'noticeboard' AND r.entity_id = n.id AND r.parent_id = :parent
-      WHERE ${where} AND ${audienceVisible('n', 'noticeboard', false, mysql)} ${BOARD_ORDER} LIMIT :limit OFFSET :offset`;
+      WHERE ${where} AND ${audienceVisible(walk, 'noticeboard', false, mysql)} ${boardOrder(walk)} LIMIT :limit OFFSET :offset`;
     parentBoardStatements.set(key, sql);
   }
   return sql;
@@ -337,9 +351,11 @@ function parentBoardStatement(mysql: boolean, where: string): string {
 export async function listParentNotices(ctx: AppContext, principal: Principal, input: NoticeBoardQuery = {}): Promise<NoticeView[]> {
   if (principal.type !== 'parent') throw forbidden('This noticeboard is for parents');
   const query = parseInput(noticeBoardQuerySchema, input);
-  const { where, params } = boardFilter(principal.schoolId, query, { published: true });
+  const mysql = ctx.db.dialect === 'mysql';
+  const walk = parentBoardWalk(mysql, query);
+  const { where, params } = boardFilter(principal.schoolId, query, { published: true }, walk);
   const rows = await ctx.db.select<NoticeRow & { audience_list: unknown }>(
-    parentBoardStatement(ctx.db.dialect === 'mysql', where),
+    parentBoardStatement(mysql, walk, where),
     { ...params, parent: principal.userId, limit: query.limit, offset: offsetOf(query) },
     { dateObjects: true },
   );
