@@ -280,8 +280,11 @@ export async function deleteNotice(ctx: AppContext, principal: Principal, id: nu
   });
 }
 
-/** `published`: only published notices; a staff id: published ones and that staff member's scheduled ones; neither: all (admins). */
-/** The board's WHERE; `walk` names the table the school, deletion and publication are tested on (the parents' walk of the index on MySQL). */
+/**
+ * The board's WHERE. `published`: only published notices; a staff id: published ones and that staff
+ * member's scheduled ones; neither: all (admins). `walk` names the table the school, deletion and
+ * publication are tested on (`i`, the parents' walk of the index on MySQL).
+ */
 function boardFilter(schoolId: string, query: { notice_type?: string; grade?: string; group_id?: number }, shown: { published?: boolean; staffId?: number } = {}, walk = 'n') {
   const params: Record<string, unknown> = { school: schoolId };
   const clauses = [`${walk}.school_id = :school`, `${walk}.notice_deleted = 0`];
