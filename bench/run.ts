@@ -38,6 +38,7 @@ const { values: args } = parseArgs({
     'buffer-pool-mb': { type: 'string' },
     profile: { type: 'boolean', default: false },
     'node-flags': { type: 'string' },
+    'ceiling-node-flags': { type: 'string' },
     'service-tree': { type: 'string' },
     rounds: { type: 'string' },
   },
@@ -62,6 +63,8 @@ if (args.small) sets.main = sets.one;
 // instead of this one's, against this checkout's data sets, ceilings and load. Its migrations should
 // be ones the data sets already have: a service applies any it lacks at start, to the shared database.
 const serviceRoot = path.resolve(args['service-tree'] ?? repoRoot);
+/** Node's flags given for the service (`--node-flags`) or the ceilings (`--ceiling-node-flags`). */
+const nodeFlags = (option: 'node-flags' | 'ceiling-node-flags') => args[option]?.split(' ').filter(Boolean) ?? [];
 // The smoke run checks the harness end to end; the full run measures the built service as `npm start` runs it.
 const fromSource = args.source ?? smoke;
 const profiled = (name: string) => (args.profile ? profileArgs(name) : []);
@@ -171,7 +174,7 @@ function serviceEnv(meta: DatasetMeta, port: number, extra: NodeJS.ProcessEnv = 
 
 async function startService(meta: DatasetMeta, entry: string | null, name = 'service'): Promise<ServerProcess> {
   const port = await freePort();
-  const argv = [...profiled(name), ...(args['node-flags']?.split(' ').filter(Boolean) ?? []), ...(entry ? [entry] : ['--import', 'tsx', 'src/server.ts'])];
+  const argv = [...profiled(name), ...nodeFlags('node-flags'), ...(entry ? [entry] : ['--import', 'tsx', 'src/server.ts'])];
   return startServer({ name, args: argv, env: serviceEnv(meta, port), cwd: serviceRoot, port, readyPath: '/healthz' });
 }
 
@@ -179,7 +182,7 @@ async function startCeiling(meta: DatasetMeta, kind: 'node' | 'express'): Promis
   const port = await freePort();
   return startServer({
     name: `ceiling-${kind}`,
-    args: [...profiled(`ceiling-${kind}`), '--import', 'tsx', path.join(benchDir, `ceiling-${kind}.ts`)],
+    args: [...profiled(`ceiling-${kind}`), ...nodeFlags('ceiling-node-flags'), '--import', 'tsx', path.join(benchDir, `ceiling-${kind}.ts`)],
     env: { PATH: process.env.PATH, NODE_ENV: 'production', PORT: String(port), DATABASE_URL: meta.databaseUrl, JWT_SECRET: meta.jwtSecret },
     cwd: repoRoot,
     port,
@@ -410,7 +413,7 @@ async function measureImport(): Promise<void> {
 async function measureFanout(): Promise<void> {
   const families = smoke ? 100 : 10_000;
   log(`== ${FANOUT_ID}: a school-wide notice to ${families} families on MariaDB`);
-  const result = await benchFanout({ families, smoke, nodeFlags: args['node-flags']?.split(' ').filter(Boolean) ?? [], log });
+  const result = await benchFanout({ families, smoke, nodeFlags: nodeFlags('node-flags'), log });
   const facts = await machineFacts();
   if (!smoke) {
     writeFanoutReport(result, `Run of ${new Date().toISOString()}: ${facts.cores} cores, Node ${process.version}, MariaDB ${facts.mariadb}, load average at the end ${facts.loadAverage.join(" / ")}.`);
