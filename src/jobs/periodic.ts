@@ -9,9 +9,13 @@ export interface Periodic {
 /**
  * Runs `pass` at once and then every `intervalMs`; a tick that comes while the previous pass is
  * still going is skipped rather than stacked. `pass` is told whether a stop was asked, so a long
- * pass can end early; the timer never keeps the process alive.
+ * pass can end early; the timer never keeps the process alive. With `jitter` (a fraction) each wait
+ * is drawn from intervalMs × (1 ± jitter): processes started together drift apart instead of
+ * ticking in step, where the first to tick would always find all the work.
  */
-export function every(intervalMs: number, pass: (stopping: () => boolean) => Promise<unknown>, log: Logger, what: string): Periodic {
+export function every(
+  intervalMs: number, pass: (stopping: () => boolean) => Promise<unknown>, log: Logger, what: string, options: { jitter?: number } = {},
+): Periodic {
   let stopped = false;
   let running: Promise<void> | null = null;
   const tick = () => {
@@ -24,13 +28,22 @@ export function every(intervalMs: number, pass: (stopping: () => boolean) => Pro
         running = null;
       });
   };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
+  let timer: NodeJS.Timeout | undefined;
+  const schedule = () => {
+    const spread = options.jitter ? (Math.random() * 2 - 1) * options.jitter : 0;
+    timer = setTimeout(() => {
+      if (stopped) return;
+      tick();
+      schedule();
+    }, intervalMs * (1 + spread));
+    timer.unref();
+  };
   tick();
+  schedule();
   return {
     async stop() {
       stopped = true;
-      clearInterval(timer);
+      clearTimeout(timer);
       await running;
     },
   };

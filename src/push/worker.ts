@@ -11,6 +11,7 @@ export type { OutboxRow };
 
 const BATCH = 200;
 const POLL_MS = 1_000;
+const POLL_JITTER = 0.25;
 /**
  * Messages in flight at once: gateways answer in tens of milliseconds, so sending one after another
  * would cap an instance at a few dozen a second.
@@ -174,7 +175,11 @@ async function deliverDueNotifications(ctx: AppContext, now: Date, options: { li
 
 export type PushWorker = Periodic;
 
-/** Polls the outboxes every second and drains what is due; several instances may run one each. */
+/**
+ * Polls the outboxes about every second and drains what is due; several instances may run one each.
+ * The polls are jittered so that instances started together share a backlog instead of one of them
+ * always claiming it first.
+ */
 export function startPushWorker(ctx: AppContext): PushWorker {
   // Created now, so that an unreadable service account stops the start instead of failing every pass.
   providersOf(ctx);
@@ -185,5 +190,5 @@ export function startPushWorker(ctx: AppContext): PushWorker {
       if (counts.claimed < BATCH && counts.webhooks.claimed < BATCH) return;
     }
   };
-  return every(POLL_MS, drain, ctx.log, 'push worker pass');
+  return every(POLL_MS, drain, ctx.log, 'push worker pass', { jitter: POLL_JITTER });
 }
