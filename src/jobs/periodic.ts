@@ -32,7 +32,6 @@ export function every(
   const schedule = () => {
     const spread = options.jitter ? (Math.random() * 2 - 1) * options.jitter : 0;
     timer = setTimeout(() => {
-      if (stopped) return;
       tick();
       schedule();
     }, intervalMs * (1 + spread));
