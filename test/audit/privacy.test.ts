@@ -4,10 +4,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Op, type Model, type ModelStatic } from 'sequelize';
-import { Address, AuditEvent, Comment, LoginLockout, Parent, Session, Student, Webhook, WebhookDelivery, allModels } from '../../src/models/index.js';
+import { Address, AuditEvent, Comment, LinkToken, LoginLockout, Parent, Session, Student, Webhook, WebhookDelivery, allModels } from '../../src/models/index.js';
 import { maintenanceJobs, runJob } from '../../src/jobs/jobs.js';
 import { eraseExpiredArchives } from '../../src/services/privacy/erasure.js';
 import { up as backfillArchivedAt } from '../../migrations/0013-student-archived-at-backfill.js';
+import { deliverDue } from '../../src/push/worker.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { cliEnv, runCli } from '../helpers/cli.js';
 import { adminUser, bearer, expectError, school, staffMember, type SchoolFixture } from '../helpers/fixtures.js';
@@ -149,6 +150,10 @@ describe('erasure', () => {
   it('leaves no personal field of the student or their only-child parent anywhere, and keeps ids, counts and the trail', async () => {
     const f = await family({ child: 'Zoya Erasable', father: 'Kabir Erasable', phone: '9811100004' });
     await t.api.put(`/web-app/students/${f.studentId}`).set(bearer(a.adminToken)).send({ date_of_birth: '2016-05-13' });
+    // An address given in the app and not yet confirmed: its confirmation link holds it too.
+    expect((await t.api.put('/parent-app/profile').set(bearer(f.parentToken)).send({ email: 'kabir.erasable@example.org' })).status).toBe(200);
+    await deliverDue(t.ctx);
+    expect(await LinkToken.count({ where: { school_id: a.schoolId, parent_id: f.parentId } })).toBeGreaterThan(0);
     await t.api.post(`/web-app/students/${f.studentId}/archive`).set(bearer(a.adminToken));
     // A wrong PIN in the school and across schools: each count keeps the phone.
     for (const where of [{ school_id: a.schoolId }, {}]) await t.api.post('/parent-app/parent-auth-verification').send({ phone_no: '9811100004', pin: '000000', ...where });
@@ -158,7 +163,8 @@ describe('erasure', () => {
     const res = await t.api.post(`/web-app/students/${f.studentId}/erase`).set(bearer(a.adminToken)).send({ confirm: f.roll });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ erased: { students: 1, parents: 1, comments: 1, addresses: 1, attachments: 0 } });
-    expect(await traces(['Zoya Erasable', 'Kabir Erasable', '9811100004', '2016-05-13', 'Zoya', 'Kabir'])).toEqual([]);
+    expect(await traces(['Zoya Erasable', 'Kabir Erasable', '9811100004', '2016-05-13', 'Zoya', 'Kabir', 'kabir.erasable@example.org'])).toEqual([]);
+    expect(await LinkToken.count({ where: { school_id: a.schoolId, parent_id: f.parentId } })).toBe(0);
     expect(await Student.findByPk(f.studentId, { raw: true })).toMatchObject({ student_full_name: `Erased student ${f.studentId}`, date_of_birth: null, blood_group: null, phone_no: null, gender: null });
     expect(await Parent.findByPk(f.parentId, { raw: true })).toMatchObject({ pin_hash: null, email: null });
     expect(await Session.count({ where: { user_type: 'parent', user_id: f.parentId, active: true } })).toBe(0);

@@ -4,7 +4,8 @@ import type { AppContext, Principal } from '../../context.js';
 import { conflict, fieldError, notFound } from '../../errors.js';
 import type { AuditEntityType } from '../../models/audit-event.js';
 import {
-  Address, Admission, Attachment, AuditEvent, CalendarFeed, Comment, LoginLockout, Notification, Parent, Session, Student, WebhookDelivery, WriteToReply, WriteToRequest,
+  Address, Admission, Attachment, AuditEvent, CalendarFeed, Comment, LinkToken, LoginLockout, Notification, Parent, Session, Student, WebhookDelivery, WriteToReply,
+  WriteToRequest,
 } from '../../models/index.js';
 import { assertInSchool } from '../access/found.js';
 import { requireRole } from '../access/guards.js';
@@ -84,7 +85,10 @@ export async function eraseStudent(ctx: AppContext, schoolId: string, studentId:
     let sessionIds: number[] = [];
     if (parentGoes) {
       await Parent.update(
-        { father_name: `Erased parent ${parent!.id}`, mother_name: null, phone_no: `erased-${parent!.id}`, email: null, pin_hash: null, pin_setup_token_hash: null, pin_setup_expires_at: null },
+        {
+          father_name: `Erased parent ${parent!.id}`, mother_name: null, phone_no: `erased-${parent!.id}`, email: null, unverified_email: null, pin_hash: null,
+          pin_setup_token_hash: null, pin_setup_expires_at: null,
+        },
         { where: { id: parent!.id, school_id: schoolId }, ...t },
       );
       await WriteToReply.update({ author_name: null }, { where: { school_id: schoolId, author_type: 'parent', author_id: parent!.id }, ...t });
@@ -95,6 +99,8 @@ export async function eraseStudent(ctx: AppContext, schoolId: string, studentId:
       }
       await forgetLockouts(schoolId, parent!, transaction);
       await CalendarFeed.destroy({ where: { school_id: schoolId, parent_id: parent!.id }, transaction, hooks: false });
+      // Their post pages, unsubscribe links and address confirmations (which hold the address too).
+      await LinkToken.destroy({ where: { school_id: schoolId, parent_id: parent!.id }, transaction, hooks: false });
     }
     const responseIds = await blankResponses(schoolId, { studentId, parentId: parentGoes ? parent!.id : null, names }, transaction);
     const mentions = (column: string) => names.map((n) => ({ [column]: { [Op.substring]: n } }));
