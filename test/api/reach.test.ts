@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { AuditEvent, Notice, Notification } from '../../src/models/index.js';
+import { AuditEvent, Notice, Notification, Parent } from '../../src/models/index.js';
 import { operatorPrincipal } from '../../src/services/access/guards.js';
 import { remindUnread } from '../../src/services/audiences/reach.js';
 import { deliverDue } from '../../src/push/worker.js';
@@ -169,6 +169,14 @@ describe('a reminder that would queue nothing', () => {
     // Once one family can be reached, the other's `no channel` record is written with its push: two records.
     expect((await remind(s, notice)).body.data).toEqual({ queued: 2 });
     expectError(await remind(s, notice), 429, 'TOO_MANY_REQUESTS');
+  });
+
+  it("when the only channel left is an SMS to a phone that is no number: 200 {queued: 0}, nothing written, the hour not started", async () => {
+    const { s, families, notice } = await setting([false]);
+    await Parent.update({ phone_no: '0000000' }, { where: { id: families[0]!.id } });
+    const res = await remind(s, notice);
+    expect(res.body).toEqual({ success: true, message: 'No family in the audience can be reached: no reminder sent', data: { queued: 0 } });
+    await nothingWritten(s, notice);
   });
 
   it('when the audience has no family in it: 200 {queued: 0} with the reason unreachable, not "every family has read it"', async () => {

@@ -181,7 +181,7 @@ class ReachedNobody extends Error {}
 /**
  * Every reminder passes here, whoever it goes to and by whichever channels `write` reaches them. In
  * one transaction: the records are written; when none of them would be delivered (each skipped, or
- * there were none) the whole reminder is undone and answers {queued: 0} with the reason, having
+ * failed as it was written, an SMS to a phone that is no number; or there were none) the whole reminder is undone and answers {queued: 0} with the reason, having
  * recorded nothing and left the hour alone; otherwise the hour is claimed by a conditional update
  * (429 with Retry-After while the last reminder that queued something is less than an hour old) and
  * the reminder recorded.
@@ -198,7 +198,7 @@ async function sendReminder(
       let deliverable = 0;
       for (const batch of chunks(ids)) {
         const [row] = await ctx.db.sequelize.query<{ n: number | string }>(
-          "SELECT COUNT(*) AS n FROM notifications WHERE school_id = :school AND id IN (:ids) AND status <> 'skipped'",
+          "SELECT COUNT(*) AS n FROM notifications WHERE school_id = :school AND id IN (:ids) AND status NOT IN ('skipped', 'failed')",
           { replacements: { school: principal.schoolId, ids: batch }, type: QueryTypes.SELECT, transaction },
         );
         deliverable += Number(row?.n ?? 0);
