@@ -76,6 +76,14 @@ describe('students CSV', () => {
     expect(await Notification.count({ where: { school_id: a.schoolId, channel: 'sms' } })).toBe(2);
   });
 
+  it("counts the file's address as verified, the one the parent gave in the app and has yet to confirm too", async () => {
+    const ravi = (await Parent.findOne({ where: { school_id: a.schoolId, phone_no: '9876500001' } }))!;
+    await ravi.update({ email: 'ravi.app@example.com', unverified_email: 'ravi.app@example.com' });
+    const row = ['IMP-1', 'Asha Rao', 'female', '5', '2016-04-12', 'B+', '9876500001', 'Ravi K. Rao', 'Meena Rao', 'ravi.app@example.com', null, null, null, null];
+    expect((await post('students', csv(studentHeader, [row]))).status).toBe(201);
+    expect(await Parent.findByPk(ravi.id, { attributes: ['email', 'unverified_email'], raw: true })).toEqual({ email: 'ravi.app@example.com', unverified_email: null });
+  });
+
   it('rejects a file with any invalid row as a whole (422), listing every error by line and field', async () => {
     const before = await students(a.schoolId);
     const file = csv(studentHeader, [

@@ -123,7 +123,7 @@ export async function checkStudents(schoolId: string, records: StudentRecord[], 
 }
 
 type StudentRow = Pick<Student, 'id' | 'roll_no' | 'student_full_name' | 'gender' | 'grade' | 'date_of_birth' | 'blood_group' | 'phone_no' | 'parent_id' | 'status'>;
-type ParentRow = Pick<Parent, 'id' | 'phone_no' | 'father_name' | 'mother_name' | 'email'>;
+type ParentRow = Pick<Parent, 'id' | 'phone_no' | 'father_name' | 'mother_name' | 'email' | 'unverified_email'>;
 type AddressRow = Pick<Address, 'id' | 'owner_id' | 'address' | 'city' | 'pincode'>;
 
 const same = (a: unknown, b: unknown) => (a ?? null) === (b ?? null);
@@ -150,7 +150,7 @@ export async function applyStudents(
   const guardians = records.flatMap((r) => (r.guardian ? [r.guardian] : []));
   const parents = new Map(
     (await byKeys(guardians.map((g) => g.phone_no), (batch) => Parent.findAll({
-      where: { school_id: schoolId, phone_no: { [Op.in]: batch } }, attributes: ['id', 'phone_no', 'father_name', 'mother_name', 'email'], raw: true, transaction,
+      where: { school_id: schoolId, phone_no: { [Op.in]: batch } }, attributes: ['id', 'phone_no', 'father_name', 'mother_name', 'email', 'unverified_email'], raw: true, transaction,
     }))).map((p) => [p.phone_no, p as ParentRow]),
   );
   const existingIds = [...students.values()].map((s) => String(s.id));
@@ -184,7 +184,9 @@ export async function applyStudents(
       continue;
     }
     const change: Partial<ParentRow> = { ...parentChanges.get(known.id) };
-    for (const field of ['father_name', 'mother_name', 'email'] as const) if (g[field] && !same(g[field], known[field])) change[field] = g[field];
+    for (const field of ['father_name', 'mother_name'] as const) if (g[field] && !same(g[field], known[field])) change[field] = g[field];
+    // An address from the school's roster counts as verified, the one the parent has yet to confirm too.
+    if (g.email && (!same(g.email, known.email) || known.unverified_email !== null)) Object.assign(change, { email: g.email, unverified_email: null });
     if (Object.keys(change).length) parentChanges.set(known.id, change);
   }
 
@@ -244,7 +246,7 @@ export async function applyStudents(
   }
   if (newParents.size) {
     for (const p of await byKeys([...newParents.keys()], (batch) => Parent.findAll({
-      where: { school_id: schoolId, phone_no: { [Op.in]: batch } }, attributes: ['id', 'phone_no', 'father_name', 'mother_name', 'email'], raw: true, transaction,
+      where: { school_id: schoolId, phone_no: { [Op.in]: batch } }, attributes: ['id', 'phone_no', 'father_name', 'mother_name', 'email', 'unverified_email'], raw: true, transaction,
     }))) parents.set(p.phone_no, p as ParentRow);
   }
   const knownParents = new Map([...parents.values()].map((p) => [p.id, p]));
@@ -252,7 +254,7 @@ export async function applyStudents(
   // Sequelize would otherwise list the columns of every unique key of the table.
   for (const batch of chunks([...parentChanges])) {
     await Parent.bulkCreate(batch.map(([id, change]) => ({ ...knownParents.get(id)!, school_id: schoolId, ...change })), {
-      updateOnDuplicate: ['father_name', 'mother_name', 'email', 'updated_at'], conflictAttributes: ['id'], transaction,
+      updateOnDuplicate: ['father_name', 'mother_name', 'email', 'unverified_email', 'updated_at'], conflictAttributes: ['id'], transaction,
     });
   }
 
