@@ -3,6 +3,7 @@ import type { Principal } from '../../src/context.js';
 import { operatorPrincipal } from '../../src/services/access/guards.js';
 import { createActivity, deleteActivity, listWebActivities, updateActivity } from '../../src/services/activities/activities.js';
 import { createNotice, deleteNotice, listWebNotices, updateNotice } from '../../src/services/notices/notices.js';
+import { Form } from '../../src/models/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { school, staffMember, student, type SchoolFixture } from '../helpers/fixtures.js';
 
@@ -68,6 +69,14 @@ describe('notices from the console and the command line', () => {
     await deleteNotice(t.ctx, admin, made.id);
     expect(await status(deleteNotice(t.ctx, admin, made.id))).toBe(404);
     expect((await listWebNotices(t.ctx, admin)).notices.map((n) => n.id)).not.toContain(made.id);
+  });
+
+  it("answers 404 for another school's notice and writes nothing for it, its form included", async () => {
+    const theirs = await createNotice(t.ctx, operatorPrincipal(b.schoolId), { notice_title: 'Their notice' });
+    const form = { questions: [{ id: 'ok', type: 'consent' as const, label: 'Allowed' }] };
+    expect(await status(updateNotice(t.ctx, admin, theirs.id, { form }))).toBe(404);
+    expect(await status(updateNotice(t.ctx, admin, theirs.id, { publish_at: new Date(Date.now() + 3_600_000).toISOString() }))).toBe(404);
+    expect(await Form.count({ where: { entity_type: 'noticeboard', entity_id: theirs.id } })).toBe(0);
   });
 
   it('refuses an it_contact', async () => {

@@ -251,14 +251,17 @@ export async function updateNotice(ctx: AppContext, principal: Principal, id: nu
     throw badRequest('Send at least one field to change');
   }
   const publishAt = futureTime(publishAtInput);
-  if (publishAt && (await findNotice(ctx, principal, id)).published_at) throw conflict('A published notice cannot be scheduled again');
+  // Known to be this school's before anything is written for it (its form, its attachments' claim).
+  const current = await Notice.findOne({ where: { id, school_id: principal.schoolId, notice_deleted: 0 }, attributes: ['published_at'], raw: true });
+  if (!current) throw notFound('Notice');
+  if (publishAt && current.published_at) throw conflict('A published notice cannot be scheduled again');
   const patch = { ...rest, ...(publishAt ? { publish_at: publishAt } : {}) };
   return ctx.db.sequelize.transaction(async (transaction) => {
     const audience = requested === undefined ? undefined : normalizeAudience(requested);
     if (audience !== undefined) await checkAudience(principal, audience, transaction);
     const files = attachmentIds && (await planAttachments(ctx, principal, attachmentIds, { type: 'noticeboard', id }, transaction));
     const formId = await saveItemForm(ctx, principal.schoolId, 'noticeboard', id, form, transaction);
-    // Sequelize leaves out the fields that were not sent; a deleted or foreign notice matches no row.
+    // Sequelize leaves out the fields that were not sent; a notice deleted since the read matches no row.
     const fields = {
       ...patch, ...(audience !== undefined ? { audience_scope: audience ? 1 : 0 } : {}), ...(formId !== undefined ? { form_id: formId } : {}), ...(files ? { attachment_ids: files.ids } : {}),
     };
