@@ -3,7 +3,7 @@ import type { Model, ModelStatic } from 'sequelize';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { parent, school, staffMember, student, type SchoolFixture } from '../helpers/fixtures.js';
 import {
-  Activity, AdminUser, Attendance, Comment, Designation, DiaryEntry, Grade, Notice, Notification, Parent, Reaction, Session, Staff, Student,
+  Activity, AdminUser, Attendance, AuditEvent, Comment, Designation, DiaryEntry, Grade, Notice, Notification, Parent, Reaction, School, Session, Staff, Student,
   WriteToReply, WriteToRequest,
 } from '../../src/models/index.js';
 import { consoleApi, expectNotFound, ids, signInConsole, type ConsoleApi } from './console-client.js';
@@ -146,6 +146,19 @@ describe("school A's super_admin never reaches school B's records", () => {
     const filtered = await api.list('students', { 'filters.parent_id': pb.id });
     expect(ids(filtered)).toEqual([crossLinked.id]);
     expect(JSON.stringify(filtered.body)).not.toContain('Beta Father');
+  });
+
+  it("does not name the other school through an audit event of its own that points at it", async () => {
+    await School.update({ name: 'Beta Academy' }, { where: { id: b.schoolId } });
+    const event = await AuditEvent.create({ school_id: a.schoolId, at: new Date(), actor_type: 'system', actor_id: null, actor_name: 'test', door: 'job', action: 'school.update', entity_type: 'school', entity_id: b.schoolId, changes: null, ip: null, request_id: null });
+    const own = await AuditEvent.create({ school_id: a.schoolId, at: new Date(), actor_type: 'system', actor_id: null, actor_name: 'test', door: 'job', action: 'school.update', entity_type: 'school', entity_id: a.schoolId, changes: null, ip: null, request_id: null });
+    const listed = await api.list('audit_events', { 'filters.action': 'school.update' });
+    const items = Object.fromEntries(listed.body.records.map((r: { id: string; params: Record<string, unknown> }) => [r.id, r.params]));
+    expect(items[String(own.id)]?.['item.label']).toBe(`School ${a.schoolId}`);
+    expect(items[String(own.id)]?.['item.href']).toBe(`/admin/resources/school_settings/records/${a.schoolId}/show`);
+    expect(items[String(event.id)]?.['item.label']).toBe(`School ${b.schoolId}`);
+    expect(items[String(event.id)]?.['item.href']).toBeNull();
+    expect(JSON.stringify(listed.body)).not.toContain('Beta Academy');
   });
 
   it("left every record of school B as it was", async () => {

@@ -79,7 +79,8 @@ export function linkedNames(property: string, pointer: (row: Record<string, unkn
       const numeric = [...ids].filter((id) => source.schoolColumn === 'id' || /^\d{1,10}$/.test(id));
       if (!numeric.length) continue;
       const found = (await source.model.findAll({
-        where: { [source.schoolColumn ?? 'school_id']: schoolId, id: { [Op.in]: numeric } },
+        // Both conditions kept apart: for the school itself the school's column is `id` too.
+        where: { [Op.and]: [{ [source.schoolColumn ?? 'school_id']: schoolId }, { id: { [Op.in]: numeric } }] },
         attributes: ['id', ...source.name],
         raw: true,
       })) as unknown as Array<Record<string, unknown>>;
