@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Op } from 'sequelize';
 import type { Response } from 'supertest';
 import { AuditEvent, Notification } from '../../src/models/index.js';
+import { auditActions } from '../../src/admin/labels/audit-actions.js';
+import { notificationEventLabels } from '../../src/admin/labels/codes.js';
 import { enqueue } from '../../src/push/outbox.js';
 import { createLinks } from '../../src/services/delivery/links.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -223,5 +225,13 @@ describe('every state-changing route writes an audit event', () => {
     const written = await AuditEvent.findAll({ where: { id: { [Op.gt]: before } }, raw: true });
     // Some calls set up their record first through the models (door `job`); the route's own events come through the API.
     expect(written.filter((e) => e.door === 'api').length).toBeGreaterThan(0);
+  });
+
+  it("every action and notification event these calls recorded is one the console's filters offer, in words", async () => {
+    const actions = (await AuditEvent.findAll({ attributes: ['action'], group: ['action'], raw: true })).map((e) => e.action);
+    expect(actions.length).toBeGreaterThan(40);
+    expect(actions.filter((action) => !auditActions.includes(action))).toEqual([]);
+    const events = (await Notification.findAll({ attributes: ['event'], group: ['event'], raw: true })).map((n) => n.event);
+    expect(events.filter((event) => !notificationEventLabels[event])).toEqual([]);
   });
 });

@@ -28,13 +28,21 @@ export function auditActionLabel(action: string): string {
   return `${entityTypeLabels[entity] ?? inWords(entity)} ${verbs[verb] ?? inWords(verb).toLowerCase()}`;
 }
 
+const each = (entities: string[], verbs: string[]) => entities.flatMap((entity) => verbs.map((verb) => `${entity}.${verb}`));
+
 /** The actions the services record, for the Audit log's filter: each entity's changes, then the sign-ins and resets. */
 export const auditActions: string[] = [
-  ...['student', 'parent', 'staff', 'admin_user', 'designation', 'grade', 'group', 'activity', 'noticeboard', 'write_to', 'comment', 'diary', 'attendance', 'webhook', 'school', 'admission', 'session', 'notification', 'reaction']
-    .flatMap((entity) => ['create', 'update', 'delete'].map((verb) => `${entity}.${verb}`)),
-  'student.archive', 'student.restore', 'student.erase', 'staff.archive', 'staff.restore', 'staff.assign', 'staff.unassign', 'group.add_member', 'group.remove_member',
-  'activity.publish', 'activity.remind', 'noticeboard.remind', 'activity.read', 'noticeboard.read', 'write_to.reply', 'write_to.resolve', 'session.revoke',
-  'session.logout', 'session.prune', 'webhook.disable', 'preference.update', 'import.apply', 'pin.reset', 'login.success', 'login.failure', 'login.lockout',
-  'form.create', 'form.update', 'form.delete', 'form.close', 'form_response.create', 'form_response.update',
+  ...each(
+    ['student', 'parent', 'staff', 'admin_user', 'designation', 'grade', 'group', 'activity', 'noticeboard', 'write_to', 'comment', 'diary', 'attendance', 'webhook', 'school', 'admission',
+      'session', 'notification', 'preference', 'reaction', 'form', 'form_response', 'attachment'],
+    ['create', 'update', 'delete'],
+  ),
+  'student.archive', 'student.restore', 'student.erase', 'staff.archive', 'staff.restore', 'staff.assign', 'staff.update_assignment', 'staff.unassign',
+  ...each(['student', 'parent', 'staff'], ['address_add', 'address_update', 'address_remove']),
+  'group.add_member', 'group.update_member', 'group.remove_member', 'activity.publish', 'noticeboard.publish',
+  ...each(['activity', 'noticeboard'], ['remind', 'audience_add', 'audience_update', 'audience_remove']),
+  ...each(['activity', 'noticeboard', 'diary'], ['read']),
+  'write_to.reply', 'write_to.reply_update', 'write_to.reply_delete', 'write_to.resolve', 'write_to.archive', 'session.revoke', 'session.logout', 'session.prune',
+  'webhook.disable', 'import.apply', 'pin.reset', 'login.success', 'login.failure', 'login.lockout', 'form.close',
   'parent.calendar_feed_create', 'parent.calendar_feed_replace', 'parent.calendar_feed_revoke',
 ];

@@ -26,7 +26,8 @@ export const entityTypeLabels: Record<string, string> = {
 
 export const notificationEventLabels: Record<string, string> = {
   activity_published: 'Activity published', notice_published: 'Notice published', reminder: 'Reminder', write_to_leave: 'Leave request',
-  write_to_reply: 'Reply to a request', admission_pin_setup: 'PIN set-up link', test_push: 'Test push',
+  write_to_reply: 'Reply to a request', admission_pin_setup: 'PIN set-up link', email_verification: 'E-mail address confirmation',
+  test_push: 'Test push', test_message: 'Test message',
 };
 
 export const notificationStatusLabels: Record<string, string> = { pending: 'Pending', sent: 'Sent', failed: 'Failed', skipped: 'Skipped' };
