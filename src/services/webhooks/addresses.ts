@@ -61,11 +61,16 @@ export function addressRefusal(address: string): string | null {
   return kind && `${address} is ${kind}`;
 }
 
-/** The URL's form alone: parsable, http or https. Null when it has that form. */
+/** The webhooks table's `url` column. */
+export const URL_MAX = 2048;
+
+/** The URL's form alone: parsable, http or https, short enough to store. Null when it has that form. */
 export function urlFormRefusal(raw: string): string | null {
   if (!URL.canParse(raw)) return 'is not a URL';
-  const { protocol } = new URL(raw);
-  return protocol === 'https:' || protocol === 'http:' ? null : 'must be an http or https URL';
+  const url = new URL(raw);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must be an http or https URL';
+  // What is stored is the URL in its standard form, where each byte of a character outside ASCII takes three.
+  return url.toString().length > URL_MAX ? `must be at most ${URL_MAX} characters once percent-encoded` : null;
 }
 
 export interface ResolvedAddress {

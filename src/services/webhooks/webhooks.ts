@@ -11,14 +11,14 @@ import { assertInSchool } from '../access/found.js';
 import { requireRole } from '../access/guards.js';
 import { offsetOf, paginationOf } from '../pagination.js';
 import { parseInput } from '../validation.js';
-import { checkWebhookUrl, urlFormRefusal } from './addresses.js';
+import { checkWebhookUrl, URL_MAX, urlFormRefusal } from './addresses.js';
 
 export { webhookEvents };
 export const webhookEventChoices = [...webhookEvents, '*'] as const;
 
 /** The form is checked by the schema, so the command line refuses a malformed URL as a usage error; the address rules need a lookup (checkedUrl). */
 const url = () =>
-  z.string().trim().min(1).max(2048)
+  z.string().trim().min(1).max(URL_MAX)
     .superRefine((value, ctx) => {
       const why = urlFormRefusal(value);
       if (why) ctx.addIssue({ code: 'custom', message: why });
