@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { createApp } from '../../src/app.js';
+import { AuditEvent, Session } from '../../src/models/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, expectError, parent, parentLogin, school } from '../helpers/fixtures.js';
 import { checkedSupertest } from '../helpers/openapi-check.js';
@@ -112,6 +113,23 @@ describe('behind a load balancer', () => {
         expect((await t.api.get('/healthz').set('X-Forwarded-For', '203.0.113.1')).status).toBe(200);
         expect((await t.api.get('/readyz').set('X-Forwarded-For', '203.0.113.1')).status).toBe(200);
       }
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('keeps the first 64 characters of a forwarded address longer than any, in the session and the trail', async () => {
+    // Trusting every hop, the address is the leftmost one forwarded, whatever it says.
+    const t = await startTestApp({ TRUST_PROXY: 'true' });
+    try {
+      const s = await school(t);
+      const p = await parent(t.ctx, s.schoolId);
+      const forwarded = `2001:db8::${'f'.repeat(70)}`;
+      const res = await t.api.post('/parent-app/parent-auth-verification').set('X-Forwarded-For', forwarded).send({ phone_no: p.phone, pin: p.pin, school_id: s.schoolId });
+      expect(res.status).toBe(200);
+      const event = await AuditEvent.findOne({ where: { school_id: s.schoolId, action: 'login.success', actor_type: 'parent' }, raw: true });
+      expect(event?.ip).toBe(forwarded.slice(0, 64));
+      expect((await Session.findOne({ where: { school_id: s.schoolId, user_type: 'parent' }, raw: true }))?.ip).toBe(forwarded.slice(0, 64));
     } finally {
       await t.close();
     }

@@ -9,7 +9,8 @@ import { answersView, responseView, staffFormView } from './form-views.js';
 const formParam = z.object({ form_id: id() });
 const responseParam = z.object({ form_id: id(), id: id() });
 
-const meta = (req: Request): RequestMeta => ({ ip: req.ip ?? null, userAgent: req.get('user-agent')?.slice(0, 512) ?? null });
+// Behind a trusted proxy the address is what X-Forwarded-For says, of any length; the column holds 64.
+const meta = (req: Request): RequestMeta => ({ ip: req.ip?.slice(0, 64) ?? null, userAgent: req.get('user-agent')?.slice(0, 512) ?? null });
 
 const student = z.object({ id: z.number(), student_full_name: z.string(), grade: z.string() });
 const resultsView = z.object({

@@ -79,10 +79,11 @@ export async function recordAudit(entries: AuditEntry[], transaction?: Transacti
     const values: Record<string, unknown> = {};
     const rows = entries.slice(start, start + AUDIT_CHUNK).map((e, i) => {
       const actor = { ...base, ...e.actor };
+      // Behind a trusted proxy the address is what X-Forwarded-For says, of any length; the column holds 64.
       const row: Record<(typeof AUDIT_COLUMNS)[number], unknown> = {
         school_id: e.schoolId, at, actor_type: actor.actorType, actor_id: actor.actorId, actor_name: actor.actorName, door: actor.door,
         action: e.action, entity_type: e.entityType, entity_id: e.entityId === null ? null : String(e.entityId),
-        changes: e.changes && Object.keys(e.changes).length ? JSON.stringify(e.changes) : null, ip: actor.ip, request_id: actor.requestId,
+        changes: e.changes && Object.keys(e.changes).length ? JSON.stringify(e.changes) : null, ip: actor.ip?.slice(0, 64) ?? null, request_id: actor.requestId,
       };
       for (const column of AUDIT_COLUMNS) values[`${column}${i}`] = row[column] ?? null;
       return `(${AUDIT_COLUMNS.map((c) => `:${c}${i}`).join(', ')})`;
