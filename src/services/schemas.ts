@@ -30,6 +30,18 @@ export const date = () =>
     .refine((v) => !Number.isNaN(Date.parse(v)) && new Date(v).toISOString().startsWith(v), 'is not a real date')
     .meta({ format: 'date' });
 export const timestamp = () => z.string().meta({ format: 'date-time', description: 'ISO 8601 timestamp in UTC' });
+/**
+ * A time that is stored: MySQL's DATETIME holds the years 1000 to 9999, and an offset or an all-day
+ * event's end can carry a time a day past what was written, so the last year is left out.
+ */
+export const storable = (v: string) => {
+  const year = new Date(v).getUTCFullYear();
+  // What is no time at all is the format check's to refuse, in its own words.
+  return Number.isNaN(year) || (year >= 1000 && year <= 9998);
+};
+export const STORABLE_YEARS = 'must fall in the years 1000 to 9998';
+/** An ISO 8601 time with its offset, as the API takes one to store. */
+export const instant = (error = 'must be an ISO 8601 timestamp') => z.iso.datetime({ offset: true, error }).refine(storable, STORABLE_YEARS);
 
 /** "At least one of these fields", as JSON Schema says it: a change naming none is refused (400 "Send at least one field to change"). */
 export const anyFieldOf = (fields: string[]) => ({ anyOf: fields.map((field) => ({ required: [field] })) });

@@ -91,6 +91,12 @@ describe('event fields', () => {
     expect(fields(await post({ activity_type: 'event', all_day: 'yes' }))).toEqual(['all_day']);
     expect(fields(await post({ starts_at: '2026-12-05T10:00:00Z', location: 'Hall' }))).toEqual(['location', 'starts_at']);
     expect(fields(await post({ activity_type: 'announcement', all_day: false }))).toEqual(['all_day']);
+    // Past what the database stores: year 10000 in UTC, or an all-day event whose last day ends there.
+    expect(fields(await post({ activity_type: 'event', starts_at: '9999-12-31T23:59:59-23:59' }))).toEqual(['starts_at']);
+    expect(fields(await post({ activity_type: 'event', starts_at: '2026-12-05T10:00:00Z', ends_at: '9999-12-31T10:00:00Z' }))).toEqual(['ends_at']);
+    expect(fields(await post({ activity_type: 'event', all_day: true, starts_at: '9999-12-31' }))).toEqual(['starts_at']);
+    expect(fields(await post({ activity_type: 'event', starts_at: '0999-01-01T00:00:00Z' }))).toEqual(['starts_at']);
+    expect(fields(await post({ activity_type: 'event', publish_at: '9999-12-31T23:59:59-23:59' }))).toEqual(['publish_at']);
   });
 
   it('belong to events: sent with a change to an announcement they are refused, and a change to an announcement clears them', async () => {

@@ -1,6 +1,6 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import { z } from 'zod';
-import { pageQuery } from '../schemas.js';
+import { instant, pageQuery } from '../schemas.js';
 import type { AppContext, Principal } from '../../context.js';
 import { iso, sqlTime } from '../../db.js';
 import { badRequest, conflict, fieldError, forbidden, notFound } from '../../errors.js';
@@ -41,7 +41,7 @@ export const activityFields = {
   student_id: recordId().nullable(),
   audience: audienceInput,
   /** With status `scheduled`: when the activity publishes itself (and its push goes out). */
-  publish_at: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp' }).describe('A future time; the activity stays `scheduled`, hidden from parents, until then'),
+  publish_at: instant().describe('A future time; the activity stays `scheduled`, hidden from parents, until then'),
   attachment_ids: attachmentIdsInput,
   ...eventFields,
   form: formInput.nullable(),

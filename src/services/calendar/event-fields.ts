@@ -2,18 +2,19 @@ import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { badRequest, notFound, type FieldError } from '../../errors.js';
 import { School } from '../../models/index.js';
-import { date } from '../schemas.js';
+import { date, STORABLE_YEARS, storable } from '../schemas.js';
 
 const LOCATION_MAX = 200;
 
-const instant = z.iso.datetime({ offset: true });
+const time = z.iso.datetime({ offset: true });
 const day = date();
 
 /** An ISO time, or (all day only) a date. */
 const when = () =>
   z
     .string()
-    .refine((v) => instant.safeParse(v).success || day.safeParse(v).success, 'must be an ISO 8601 time, or a date YYYY-MM-DD for an all-day event')
+    .refine((v) => time.safeParse(v).success || day.safeParse(v).success, 'must be an ISO 8601 time, or a date YYYY-MM-DD for an all-day event')
+    .refine(storable, STORABLE_YEARS)
     .nullable();
 
 /** An event's fields, as activities of type `event` take them through every door. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppError, conflict, type FieldError } from '../../errors.js';
 import { questionTypes, type FormOption, type FormQuestion, type OptionCounts } from '../../models/form.js';
+import { instant } from '../schemas.js';
 import { required } from '../validation.js';
 
 export { questionTypes };
@@ -69,7 +70,7 @@ function checkQuestions(form: { questions?: unknown }, ctx: z.RefinementCtx): vo
 export const formInput = z
   .object({
     questions: z.array(questionInput, { error: required }).min(1).max(FORM_LIMITS.questions).describe('1 to 50 questions, in the order families see them'),
-    due_at: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp' }).nullable().optional().describe('A future time; null or absent: no deadline'),
+    due_at: instant().nullable().optional().describe('A future time; null or absent: no deadline'),
     per_student: z.boolean().optional().describe('Default true: one response per child of the audience; false: one per family'),
     editable: z.boolean().optional().describe('Default true: a family may change its response until the form closes'),
   })

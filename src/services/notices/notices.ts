@@ -1,6 +1,6 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import { z } from 'zod';
-import { pageQuery } from '../schemas.js';
+import { instant, pageQuery } from '../schemas.js';
 import type { AppContext, Principal } from '../../context.js';
 import { iso, sqlTime } from '../../db.js';
 import { badRequest, conflict, fieldError, forbidden, notFound } from '../../errors.js';
@@ -34,7 +34,7 @@ export const noticeFields = {
   audience: audienceInput,
   /** Pushed past the parents' preferences and quiet hours and listed first (admins and `noticeboard.manage`). */
   is_urgent: z.boolean(),
-  publish_at: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp' }).describe('A future time: the notice stays off the parents\' board, unpushed, until then'),
+  publish_at: instant().describe('A future time: the notice stays off the parents\' board, unpushed, until then'),
   attachment_ids: attachmentIdsInput,
   form: formInput.nullable(),
 };
