@@ -38,6 +38,17 @@ const respond = (token: string, formId: number, body: Record<string, unknown>) =
 
 const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((out, s) => ({ ...out, [s]: (out[s] ?? 0) + 1 }), {});
 
+describe('items with forms posted at once', () => {
+  it('creates every one of ten activities with a form and an audience sent together (no deadlock on MySQL)', async () => {
+    const slip = { questions: [{ id: 'ok', type: 'consent', label: 'May come' }] };
+    const posted = await Promise.all(families.slice(0, 10).map((_f, i) => t.api.post('/teachers-app/activities').set(bearer(teacher))
+      .send({ school_id: a.schoolId, title: `Trip ${i}`, form: slip, audience: { grades: ['5'] } })));
+    expect(posted.map((r) => r.status)).toEqual(Array(10).fill(201));
+    expect(new Set(posted.map((r) => r.body.data.form.id)).size).toBe(10);
+    expect(await Form.count({ where: { school_id: a.schoolId, entity_id: posted.map((r) => r.body.data.id) } })).toBe(10);
+  });
+});
+
 describe('capacity under concurrent submissions', () => {
   it('takes exactly 5 of 20 submissions fired at once for 5 places, and refuses the rest with 409 naming the option', async () => {
     const { activity, form } = await formOf({

@@ -312,8 +312,8 @@ export async function createActivity(ctx: AppContext, principal: Principal, inpu
       ...(files ? { attachment_ids: files.ids } : {}),
     }, { transaction });
     if (files) await applyAttachments(ctx, principal, files, { type: 'activity', id: created.id }, transaction);
-    await saveAudience(principal.schoolId, 'activity', created.id, audience, transaction);
-    await saveItemForm(ctx, principal.schoolId, 'activity', created.id, data.form, transaction);
+    await saveAudience(principal.schoolId, 'activity', created.id, audience, transaction, { fresh: true });
+    await saveItemForm(ctx, principal.schoolId, 'activity', created.id, data.form, transaction, { fresh: true });
     await publishActivity(ctx, principal, created.id, transaction);
     return findActivity(ctx, principal, created.id, transaction);
   });

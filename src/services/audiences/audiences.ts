@@ -65,9 +65,15 @@ export async function checkAudience(principal: Principal, audience: Audience | n
   if (audience.student_ids.length && !hasPermission(principal, 'activities.manage')) await assertAssigned(principal, audience.student_ids, transaction);
 }
 
-/** Replaces an item's audience rows; returns its audience_scope (0: the whole school). */
-export async function saveAudience(schoolId: string, entity: AudienceEntity, entityId: number, audience: Audience | null, transaction?: Transaction): Promise<number> {
-  await AudienceTarget.destroy({ where: { school_id: schoolId, entity_type: entity, entity_id: entityId }, transaction });
+/**
+ * Replaces an item's audience rows; returns its audience_scope (0: the whole school). A new item
+ * (`fresh`) has none to delete, and the range DELETE would lock the index's gap where concurrent
+ * posts insert theirs: on MySQL two such posts deadlock.
+ */
+export async function saveAudience(
+  schoolId: string, entity: AudienceEntity, entityId: number, audience: Audience | null, transaction?: Transaction, { fresh = false } = {},
+): Promise<number> {
+  if (!fresh) await AudienceTarget.destroy({ where: { school_id: schoolId, entity_type: entity, entity_id: entityId }, transaction });
   if (!audience) return 0;
   const base = { school_id: schoolId, entity_type: entity, entity_id: entityId };
   await AudienceTarget.bulkCreate([

@@ -182,10 +182,11 @@ async function pointItemAt(ctx: AppContext, schoolId: string, entity: FormItemTy
  * the item's own row already points at it.
  */
 export async function saveItemForm(
-  ctx: AppContext, schoolId: string, entity: FormItemType, itemId: number, input: FormInput | null | undefined, transaction: Transaction,
+  ctx: AppContext, schoolId: string, entity: FormItemType, itemId: number, input: FormInput | null | undefined, transaction: Transaction, { fresh = false } = {},
 ): Promise<number | null | undefined> {
   if (input === undefined) return undefined;
-  const existing = await Form.findOne({ where: { school_id: schoolId, entity_type: entity, entity_id: itemId }, transaction, lock: transaction.LOCK.UPDATE });
+  // A new item has no form: locking the absent row would lock the key's gap, where concurrent posts deadlock on MySQL.
+  const existing = fresh ? null : await Form.findOne({ where: { school_id: schoolId, entity_type: entity, entity_id: itemId }, transaction, lock: transaction.LOCK.UPDATE });
   if (input === null) {
     if (!existing) return null;
     if (existing.response_count > 0) throw conflict('The form has responses and cannot be removed', [{ field: 'form', message: 'has responses' }]);

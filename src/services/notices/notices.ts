@@ -192,8 +192,8 @@ export async function createNotice(ctx: AppContext, principal: Principal, input:
       ...(files ? { attachment_ids: files.ids } : {}),
     }, { transaction });
     if (files) await applyAttachments(ctx, principal, files, { type: 'noticeboard', id: created.id }, transaction);
-    await saveAudience(principal.schoolId, 'noticeboard', created.id, audience, transaction);
-    await saveItemForm(ctx, principal.schoolId, 'noticeboard', created.id, data.form, transaction);
+    await saveAudience(principal.schoolId, 'noticeboard', created.id, audience, transaction, { fresh: true });
+    await saveItemForm(ctx, principal.schoolId, 'noticeboard', created.id, data.form, transaction, { fresh: true });
     if (!publishAt) await publishNotice(ctx, principal.schoolId, created.id, new Date(), transaction);
     return findNotice(ctx, principal, created.id, transaction);
   });
