@@ -80,8 +80,9 @@ const on = (value: unknown) => value === undefined || value === null || Boolean(
  * to each device, else one e-mail to a verified address, else one SMS, each only while that channel
  * is on; else one `skipped` record, `no channel`. An urgent notice goes by every channel on, past the
  * categories and the quiet hours; other records fall in the quiet hours are held until they end.
- * SMS come out of the school's monthly limit (a `skipped` record past it); a phone libphonenumber
- * finds invalid fails its record at once, and takes nothing from the limit.
+ * SMS come out of the school's monthly limit (a `skipped` record past it). A phone libphonenumber
+ * finds invalid fails its record at once; as an `sms` record written it counts towards the limit
+ * all the same (CONTRACT section 24 leaves out only PIN set-up links, test messages and skipped ones).
  */
 async function batchItems(ctx: AppContext, school: SchoolFacts, parentIds: number[], news: FamilyNews, now: Date, transaction: Transaction | undefined): Promise<OutboxItem[]> {
   const category = categoryOf[news.entity_type];
@@ -113,7 +114,7 @@ async function batchItems(ctx: AppContext, school: SchoolFacts, parentIds: numbe
     if (chosen.length === 0) items.push({ ...target, channel: 'push', status: 'skipped', last_error: NO_CHANNEL });
     for (const item of chosen) {
       items.push(item);
-      if (item.channel === 'sms' && item.status === undefined) texts.push(item);
+      if (item.channel === 'sms') texts.push(item);
     }
   }
   const granted = await claimSmsIn(ctx, school, texts.length, now, transaction);
