@@ -47,6 +47,15 @@ describe('items with forms posted at once', () => {
     expect(new Set(posted.map((r) => r.body.data.form.id)).size).toBe(10);
     expect(await Form.count({ where: { school_id: a.schoolId, entity_id: posted.map((r) => r.body.data.id) } })).toBe(10);
   });
+
+  it('changes every one of ten activities given a form and an audience together', async () => {
+    const plain = await Promise.all(Array.from({ length: 10 }, (_, i) => t.api.post('/teachers-app/activities').set(bearer(teacher)).send({ school_id: a.schoolId, title: `Plain ${i}` })));
+    const slip = { questions: [{ id: 'ok', type: 'consent', label: 'May come' }] };
+    const changed = await Promise.all(plain.map((r) => t.api.put(`/teachers-app/activities/${r.body.data.id}`).set(bearer(teacher))
+      .send({ school_id: a.schoolId, form: slip, audience: { grades: ['5'] } })));
+    expect(changed.map((r) => r.status)).toEqual(Array(10).fill(200));
+    expect(changed.map((r) => r.body.data.audience)).toEqual(Array(10).fill({ grades: ['5'], group_ids: [], student_ids: [] }));
+  });
 });
 
 describe('capacity under concurrent submissions', () => {

@@ -1,6 +1,7 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import { z } from 'zod';
 import { instant, pageQuery } from '../schemas.js';
+import { transactionWithRetry } from '../transactions.js';
 import type { AppContext, Principal } from '../../context.js';
 import { iso, sqlTime } from '../../db.js';
 import { badRequest, conflict, fieldError, forbidden, notFound } from '../../errors.js';
@@ -295,7 +296,7 @@ export async function createActivity(ctx: AppContext, principal: Principal, inpu
   const staffId = await authorOf(principal, data.staff_id);
   const planned = schedule(data.status, data.publish_at);
   const event = await eventColumns(principal.schoolId, data);
-  return ctx.db.sequelize.transaction(async (transaction) => {
+  return transactionWithRetry(ctx, async (transaction) => {
     const audience = (await requestedAudience(principal, data, transaction)) ?? null;
     const files = data.attachment_ids && (await planAttachments(ctx, principal, data.attachment_ids, null, transaction));
     const created = await Activity.create({
@@ -345,7 +346,8 @@ export async function updateActivity(ctx: AppContext, principal: Principal, id: 
   const patch = { ...rest, ...(planned.status !== undefined ? { status: planned.status } : {}), ...(planned.publish_at ? { publish_at: planned.publish_at } : {}) };
   const stored = { ...current, starts_at: current.starts_at ? new Date(current.starts_at) : null, ends_at: current.ends_at ? new Date(current.ends_at) : null };
   const event = await eventColumns(principal.schoolId, data, stored);
-  return ctx.db.sequelize.transaction(async (transaction) => {
+  // Changes of items with no audience or form yet lock the same index gap on MySQL: a deadlock's loser runs again.
+  return transactionWithRetry(ctx, async (transaction) => {
     const audience = await requestedAudience(principal, data, transaction);
     const files = attachmentIds && (await planAttachments(ctx, principal, attachmentIds, { type: 'activity', id }, transaction));
     const formId = await saveItemForm(ctx, principal.schoolId, 'activity', id, form, transaction);

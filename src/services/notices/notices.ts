@@ -1,6 +1,7 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import { z } from 'zod';
 import { instant, pageQuery } from '../schemas.js';
+import { transactionWithRetry } from '../transactions.js';
 import type { AppContext, Principal } from '../../context.js';
 import { iso, sqlTime } from '../../db.js';
 import { badRequest, conflict, fieldError, forbidden, notFound } from '../../errors.js';
@@ -174,7 +175,7 @@ export async function createNotice(ctx: AppContext, principal: Principal, input:
   const data = parseInput(newNoticeSchema, input);
   if (data.is_urgent) requirePermission(principal, 'noticeboard.manage');
   const publishAt = futureTime(data.publish_at);
-  return ctx.db.sequelize.transaction(async (transaction) => {
+  return transactionWithRetry(ctx, async (transaction) => {
     const audience = normalizeAudience(data.audience);
     await checkAudience(principal, audience, transaction);
     const files = data.attachment_ids && (await planAttachments(ctx, principal, data.attachment_ids, null, transaction));
@@ -256,7 +257,8 @@ export async function updateNotice(ctx: AppContext, principal: Principal, id: nu
   if (!current) throw notFound('Notice');
   if (publishAt && current.published_at) throw conflict('A published notice cannot be scheduled again');
   const patch = { ...rest, ...(publishAt ? { publish_at: publishAt } : {}) };
-  return ctx.db.sequelize.transaction(async (transaction) => {
+  // Changes of items with no audience or form yet lock the same index gap on MySQL: a deadlock's loser runs again.
+  return transactionWithRetry(ctx, async (transaction) => {
     const audience = requested === undefined ? undefined : normalizeAudience(requested);
     if (audience !== undefined) await checkAudience(principal, audience, transaction);
     const files = attachmentIds && (await planAttachments(ctx, principal, attachmentIds, { type: 'noticeboard', id }, transaction));
