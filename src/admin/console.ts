@@ -1,13 +1,13 @@
 import { buildAssets, buildRoutes } from '@adminjs/express';
 import AdminJS, { ForbiddenError, NotFoundError, Router as AdminRouter, type AdminJSOptions } from 'adminjs';
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import formidable from 'express-formidable';
-import { fileTooLarge, MAX_UPLOAD_BYTES } from '../services/attachments/uploads.js';
+import { MAX_UPLOAD_BYTES, MiB } from '../services/attachments/uploads.js';
 import { IMPORT_MAX_BYTES } from '../services/imports/imports.js';
 import { importTemplates } from '../services/imports/templates.js';
 import session from 'express-session';
 import type { AppContext } from '../context.js';
-import { AppError, forbidden, notFound } from '../errors.js';
+import { AppError, badRequest, forbidden, notFound } from '../errors.js';
 import { checkConsoleSession, endConsoleSession, signInToConsole, type ConsoleAdmin } from './auth.js';
 import { componentsBundle } from './components/index.js';
 import { dashboardCounts } from './dashboard.js';
@@ -61,6 +61,11 @@ export async function buildConsole(ctx: AppContext): Promise<Router> {
   const admin = new AdminJS(consoleOptions(ctx));
   const store = new DatabaseSessionStore(ctx.config.adminSessionHours * 3_600_000);
   const loginPage = (errorMessage: string | null) => admin.renderLogin({ action: admin.options.loginPath, errorMessage });
+  /** The login page again, saying why: a refused sign-in, or a body its form cannot have sent. */
+  const refuseLogin = async (res: Response, err: AppError) => {
+    for (const [name, value] of Object.entries(err.headers ?? {})) res.setHeader(name, value);
+    res.status(err.status).send(await loginPage(err.message));
+  };
   const router = express.Router();
 
   router.use((_req, res, next) => {
@@ -76,9 +81,9 @@ export async function buildConsole(ctx: AppContext): Promise<Router> {
   });
   // The import templates hold no school's data: served like the assets, without a session.
   router.get('/import-templates/:kind.csv', (req, res, next) => {
-    const template = importTemplates[req.params.kind as keyof typeof importTemplates];
-    if (!template) return next();
-    res.type('text/csv').attachment(`${req.params.kind}.csv`).send(template);
+    // Its own names only: an inherited one (constructor, __proto__) is no template.
+    if (!Object.hasOwn(importTemplates, req.params.kind)) return next(notFound('Import template'));
+    res.type('text/csv').attachment(`${req.params.kind}.csv`).send(importTemplates[req.params.kind as keyof typeof importTemplates]);
   });
   // The bundles are megabytes: the browser keeps them and asks again only whether they changed.
   router.use('/frontend/assets', (_req, res, next) => {
@@ -110,17 +115,20 @@ export async function buildConsole(ctx: AppContext): Promise<Router> {
     }),
   );
   // The Import action and the forms' file uploads take a file (each up to the API's 20 MiB); every other form takes fields only.
-  router.use('/api/resources/:resourceId/actions/import', formidable({ maxFieldsSize: 1024 * 1024, maxFileSize: IMPORT_MAX_BYTES }));
+  router.use('/api/resources/:resourceId/actions/import', formBody(IMPORT_MAX_BYTES));
   router.use(
     '/api/resources/:resourceId/actions/upload',
-    formidable({ maxFieldsSize: 1024 * 1024, maxFileSize: MAX_UPLOAD_BYTES }),
-    // A file over the limit stops formidable: the rest of the body is read and dropped, and the form hears why, as the apps would.
-    (_err: unknown, req: Request, res: Response, _next: NextFunction) => {
-      req.resume();
-      res.json({ notice: { type: 'error', message: fileTooLarge().message } });
+    formBody(MAX_UPLOAD_BYTES),
+    // The form hears why an upload was refused (a file over the limit, a body it cannot read), as the apps would.
+    (err: unknown, _req: Request, res: Response, next: NextFunction) => {
+      if (!(err instanceof AppError)) return next(err);
+      res.json({ notice: { type: 'error', message: err.message } });
     },
   );
-  router.use(formidable({ maxFieldsSize: 1024 * 1024, maxFileSize: 0 }));
+  const fieldsOnly = formBody(0);
+  // The login form is a page: a body it cannot read gets the page back, saying why.
+  router.post('/login', (req, res, next) => fieldsOnly(req, res, (err?: unknown) => (err instanceof AppError ? refuseLogin(res, err).catch(next) : next(err))));
+  router.use(fieldsOnly);
   router.use(async (req: Request, _res: Response, next: NextFunction) => {
     const signedIn = req.session.adminUser;
     if (!signedIn) return next();
@@ -143,8 +151,7 @@ export async function buildConsole(ctx: AppContext): Promise<Router> {
       signedIn = await signInToConsole(ctx, String(fields.email ?? ''), String(fields.password ?? ''), req);
     } catch (err) {
       if (!(err instanceof AppError)) return next(err);
-      for (const [name, value] of Object.entries(err.headers ?? {})) res.setHeader(name, value);
-      return res.status(err.status).send(await loginPage(err.message));
+      return refuseLogin(res, err);
     }
     await store.prune();
     const redirectTo = req.session.redirectTo?.startsWith(`${CONSOLE_PATH}/`) ? req.session.redirectTo : CONSOLE_PATH;
@@ -178,6 +185,56 @@ export async function buildConsole(ctx: AppContext): Promise<Router> {
   return router;
 }
 
+/** What a form's fields may hold in all, as a JSON body to the API. */
+const FORM_FIELDS_MAX_BYTES = MiB;
+
+/**
+ * Reads what the console's forms post: urlencoded fields (the login page) or multipart/form-data
+ * with files up to `maxFileSize` in all (0: none). express.urlencoded reads the fields, since
+ * formidable 1.x would hold them in memory without a limit. Any other body is refused unread: a JSON
+ * one the app's parser has read already (formidable would wait for its end forever), an octet-stream
+ * (which formidable takes as a file of any size). A body over a limit answers 413, any other that
+ * cannot be read 400; formidable reports each problem as a plain Error, so it is told by its message.
+ */
+function formBody(maxFileSize: number): RequestHandler {
+  const urlencoded = express.urlencoded({ extended: false, limit: FORM_FIELDS_MAX_BYTES });
+  const multipart = formidable({ maxFieldsSize: FORM_FIELDS_MAX_BYTES, maxFileSize });
+  const refusal = (err: Error & { status?: number }) => {
+    if (err.message.startsWith('maxFileSize exceeded')) {
+      if (!maxFileSize) return badRequest('This form takes no file');
+      const limit = `larger than ${maxFileSize / MiB} MiB`;
+      return new AppError('PAYLOAD_TOO_LARGE', `The file is ${limit}`, [{ field: 'file', message: `is ${limit}` }]);
+    }
+    if (err.status === 413 || err.message.startsWith('maxFieldsSize exceeded')) {
+      return new AppError('PAYLOAD_TOO_LARGE', `The form is larger than the console takes: its fields may hold ${FORM_FIELDS_MAX_BYTES / MiB} MiB`);
+    }
+    return badRequest('The form could not be read');
+  };
+  return (req, res, next) => {
+    // Read already, by the parser of the action's own path.
+    if ((req as Request & { fields?: unknown }).fields) return next();
+    const type = req.is(['urlencoded', 'multipart']);
+    // No body, or an empty one (a POST without a form), has nothing to read.
+    if (type === null || Number(req.headers['content-length']) === 0) return next();
+    if (type === 'urlencoded') {
+      return urlencoded(req, res, (err?: unknown) => {
+        if (err) return next(refusal(err as Error));
+        Object.assign(req, { fields: req.body });
+        next();
+      });
+    }
+    if (type === 'multipart') {
+      return multipart(req, res, (err?: unknown) => {
+        if (!err) return next();
+        // formidable stops at the first problem, maybe with the request paused for a file write: the rest is read and dropped.
+        req.resume();
+        next(refusal(err as Error));
+      });
+    }
+    next(badRequest('The console reads form fields only (urlencoded or multipart/form-data)'));
+  };
+}
+
 const resourcePath = /^\/(?:api\/)?resources\/([^/]+)(?:\/(?:actions|bulk)\/([^/]+)|\/records\/[^/]+\/([^/]+))?/;
 
 /** An unknown resource or action answers 404; AdminJS itself would fail on it with a 500. */
@@ -187,7 +244,8 @@ function knownResourcesOnly(admin: AdminJS) {
     if (!match) return next();
     const resource = admin.resources.find((r) => r.id() === decodeURIComponent(match[1]!));
     const action = match[2] ?? match[3];
-    if (!resource || (action && !resource.decorate().actions[decodeURIComponent(action)])) return next(notFound('Resource or action'));
+    // Its own actions only: an inherited name (constructor, __proto__) is no action.
+    if (!resource || (action && !Object.hasOwn(resource.decorate().actions, decodeURIComponent(action)))) return next(notFound('Resource or action'));
     next();
   };
 }

@@ -184,8 +184,10 @@ export class ScopedResource extends SequelizeResource {
     const rows = await this.model.findAll({
       where: this.where(filter, context),
       attributes: this.attributes(),
-      limit: Math.min(Math.max(Number(options.limit) || 20, 1), 500),
-      offset: Math.max(Number(options.offset) || 0, 0),
+      // AdminJS passes (page - 1) * perPage as the query gave them (a page of 1e300, a fraction): whole
+      // rows, and at most an offset the database takes, past any table's end (an empty page).
+      limit: Math.min(Math.max(Math.trunc(Number(options.limit)) || 20, 1), 500),
+      offset: Math.min(Math.max(Math.trunc(Number(options.offset)) || 0, 0), Number.MAX_SAFE_INTEGER),
       order: this.order(options.sort),
     });
     return this.records(rows, context, false);
