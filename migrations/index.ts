@@ -21,6 +21,7 @@ import * as m0019 from './0019-forms.js';
 import * as m0020 from './0020-events-and-calendar-feeds.js';
 import * as m0021 from './0021-staff-designations.js';
 import * as m0022 from './0022-parent-reads-audience-scope-in-index.js';
+import * as m0023 from './0023-long-text-columns.js';
 
 export interface Migration {
   name: string;
@@ -29,4 +30,4 @@ export interface Migration {
 }
 
 /** Every migration, in order: imported statically so that the same list runs from the sources and from dist/. */
-export const migrations: Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0012, m0013, m0014, m0015, m0016, m0017, m0018, m0019, m0020, m0021, m0022];
+export const migrations: Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0012, m0013, m0014, m0015, m0016, m0017, m0018, m0019, m0020, m0021, m0022, m0023];

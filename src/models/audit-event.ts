@@ -1,5 +1,5 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
-import { date, json, str } from './columns.js';
+import { date, longJson, str } from './columns.js';
 
 export const actorTypes = ['parent', 'staff', 'admin', 'operator', 'system'] as const;
 export type ActorType = (typeof actorTypes)[number];
@@ -32,7 +32,7 @@ export class AuditEvent extends Model<InferAttributes<AuditEvent>, InferCreation
       {
         id: { type: DataTypes.BIGINT, autoIncrement: true, primaryKey: true },
         school_id: str(64, true), at: date(false), actor_type: str(10), actor_id: str(64, true), actor_name: str(200, true), door: str(8), action: str(64),
-        entity_type: str(20), entity_id: str(64, true), changes: json('changes'), ip: str(64, true), request_id: str(128, true),
+        entity_type: str(20), entity_id: str(64, true), changes: longJson('changes'), ip: str(64, true), request_id: str(128, true),
       },
       { sequelize, tableName: 'audit_events', modelName: 'AuditEvent', timestamps: false },
     );

@@ -10,6 +10,12 @@ export const str = (length: number, allowNull = false, defaultValue?: string): M
   ...(defaultValue !== undefined ? { defaultValue } : {}),
 });
 export const text = (allowNull = true): ModelAttributeColumnOptions => ({ type: DataTypes.TEXT, allowNull });
+/**
+ * MEDIUMTEXT on MySQL (16 MiB) for a column whose value the contract's limits let grow past the 65,535
+ * bytes of a TEXT, which strict mode refuses: a form's definition and counts, its answers, an audited
+ * change, a webhook's body. SQLite has one TEXT of any length. Migration 0023 made the columns so.
+ */
+export const longText = (allowNull = true): ModelAttributeColumnOptions => ({ type: DataTypes.TEXT('medium'), allowNull });
 export const flag = (defaultValue = 0): ModelAttributeColumnOptions => ({ type: DataTypes.SMALLINT, allowNull: false, defaultValue });
 export const bool = (defaultValue = false): ModelAttributeColumnOptions => ({ type: DataTypes.BOOLEAN, allowNull: false, defaultValue });
 export const date = (allowNull = true): ModelAttributeColumnOptions => ({ type: DataTypes.DATE(3), allowNull });
@@ -31,6 +37,8 @@ export const json = (name: string, allowNull = true): ModelAttributeColumnOption
     this.setDataValue(name, value == null ? null : JSON.stringify(value));
   },
 });
+/** A json() column in a MEDIUMTEXT (see longText). */
+export const longJson = (name: string, allowNull = true): ModelAttributeColumnOptions => ({ ...json(name, allowNull), type: DataTypes.TEXT('medium') });
 
 const jsonColumns = new WeakMap<ModelStatic<Model>, string[]>();
 /** A model's json() columns: raw rows (and an instance's previous values) hold their text, not the value. */

@@ -1,5 +1,5 @@
 import { Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
-import { bool, date, json, modelOptions, pk, ref, schoolId, str, timestamps } from './columns.js';
+import { bool, date, longJson, modelOptions, pk, ref, schoolId, str, timestamps } from './columns.js';
 
 export const formItemTypes = ['activity', 'noticeboard'] as const;
 export type FormItemType = (typeof formItemTypes)[number];
@@ -54,8 +54,8 @@ export class Form extends Model<InferAttributes<Form>, InferCreationAttributes<F
   static initModel(sequelize: Sequelize) {
     Form.init(
       {
-        id: pk(), school_id: schoolId(), entity_type: str(20), entity_id: ref(), questions: json('questions', false), due_at: date(), per_student: bool(true),
-        editable: bool(true), closed_at: date(), counts: json('counts', false), response_count: { ...ref(), defaultValue: 0 }, ...timestamps(),
+        id: pk(), school_id: schoolId(), entity_type: str(20), entity_id: ref(), questions: longJson('questions', false), due_at: date(), per_student: bool(true),
+        editable: bool(true), closed_at: date(), counts: longJson('counts', false), response_count: { ...ref(), defaultValue: 0 }, ...timestamps(),
       },
       {
         sequelize, tableName: 'forms', modelName: 'Form', ...modelOptions,
@@ -88,7 +88,7 @@ export class FormResponse extends Model<InferAttributes<FormResponse>, InferCrea
   static initModel(sequelize: Sequelize) {
     FormResponse.init(
       {
-        id: pk(), school_id: schoolId(), form_id: ref(), parent_id: ref(), student_id: ref(true), respondent: str(24), answers: json('answers', false),
+        id: pk(), school_id: schoolId(), form_id: ref(), parent_id: ref(), student_id: ref(true), respondent: str(24), answers: longJson('answers', false),
         signature: str(120, true), signed_at: date(), ip: str(64, true), user_agent: str(512, true), submitted_at: date(false), ...timestamps(),
       },
       {

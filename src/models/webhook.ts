@@ -1,5 +1,5 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
-import { bool, date, flag, json, modelOptions, pk, ref, schoolId, str, text, timestamps } from './columns.js';
+import { bool, date, flag, json, longText, modelOptions, pk, ref, schoolId, str, timestamps } from './columns.js';
 
 export const webhookEvents = [
   'activity.published', 'notice.published', 'write_to.created', 'write_to.resolved', 'admission.submitted', 'student.archived', 'staff.archived',
@@ -61,7 +61,7 @@ export class WebhookDelivery extends Model<InferAttributes<WebhookDelivery>, Inf
   static initModel(sequelize: Sequelize) {
     WebhookDelivery.init(
       {
-        id: pk(), school_id: schoolId(), webhook_id: ref(), event_id: str(36), event: str(40), payload: { ...text(false) },
+        id: pk(), school_id: schoolId(), webhook_id: ref(), event_id: str(36), event: str(40), payload: longText(false),
         status: str(10, false, 'pending'), attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
         response_status: { type: DataTypes.INTEGER, allowNull: true }, last_error: str(1000, true), next_attempt_at: date(),
         delivered_at: date(), ...timestamps(),
