@@ -114,21 +114,9 @@ export async function buildConsole(ctx: AppContext): Promise<Router> {
       },
     }),
   );
-  // The Import action and the forms' file uploads take a file (each up to the API's 20 MiB); every other form takes fields only.
-  router.use('/api/resources/:resourceId/actions/import', formBody(IMPORT_MAX_BYTES));
-  router.use(
-    '/api/resources/:resourceId/actions/upload',
-    formBody(MAX_UPLOAD_BYTES),
-    // The form hears why an upload was refused (a file over the limit, a body it cannot read), as the apps would.
-    (err: unknown, _req: Request, res: Response, next: NextFunction) => {
-      if (!(err instanceof AppError)) return next(err);
-      res.json({ notice: { type: 'error', message: err.message } });
-    },
-  );
   const fieldsOnly = formBody(0);
   // The login form is a page: a body it cannot read gets the page back, saying why.
   router.post('/login', (req, res, next) => fieldsOnly(req, res, (err?: unknown) => (err instanceof AppError ? refuseLogin(res, err).catch(next) : next(err))));
-  router.use(fieldsOnly);
   router.use(async (req: Request, _res: Response, next: NextFunction) => {
     const signedIn = req.session.adminUser;
     if (!signedIn) return next();
@@ -173,6 +161,19 @@ export async function buildConsole(ctx: AppContext): Promise<Router> {
     if (req.method === 'GET' && !req.path.startsWith('/api/')) req.session.redirectTo = req.originalUrl;
     res.redirect(`${CONSOLE_PATH}/login`);
   });
+  // Bodies are read once signed in: a stranger's upload is neither read nor written to a temporary file.
+  // The Import action and the forms' file uploads take a file (each up to the API's 20 MiB); every other form takes fields only.
+  router.use('/api/resources/:resourceId/actions/import', formBody(IMPORT_MAX_BYTES));
+  router.use(
+    '/api/resources/:resourceId/actions/upload',
+    formBody(MAX_UPLOAD_BYTES),
+    // The form hears why an upload was refused (a file over the limit, a body it cannot read), as the apps would.
+    (err: unknown, _req: Request, res: Response, next: NextFunction) => {
+      if (!(err instanceof AppError)) return next(err);
+      res.json({ notice: { type: 'error', message: err.message } });
+    },
+  );
+  router.use(fieldsOnly);
   router.use(knownResourcesOnly(admin));
   buildRoutes({ admin, routes: AdminRouter.routes, router });
   // AdminJS throws its own errors outside the actions (a bulk action on ids none of which is in the
