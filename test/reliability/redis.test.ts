@@ -90,13 +90,22 @@ describe('Redis for shared rate limits', () => {
     const [a, b] = await Promise.all([server({ REDIS_URL: redisUrl(), RATE_LIMIT_PUBLIC: '6' }), server({ REDIS_URL: redisUrl(), RATE_LIMIT_PUBLIC: '6' })]);
     // Until its client has connected, an instance counts on its own (as when Redis is down): on a busy machine that
     // can outlast the first requests, so the shared budget is measured from the moment both use Redis.
-    for (const s of [a, b]) await until('Redis connected', async () => ((await health(s)).redis?.status === 'ok' ? true : undefined), 15_000);
-    const ip = await clientAddress();
-    const statuses: number[] = [];
-    for (let i = 0; i < 8; i++) {
-      const res = await hit(i % 2 ? b : a, ip);
-      statuses.push(res.status);
-      if (res.status === 429) expect(Number(res.retryAfter)).toBeGreaterThan(0);
+    const downs = () => [a, b].map((s) => count(s.output(), 'Redis is not answering'));
+    let statuses: number[] = [];
+    // A Redis command slower than the service's 250 ms (a loaded machine) rightly sends an instance to
+    // counting on its own for a while: the shared budget is measured again, up to three times, over a
+    // stretch in which neither instance lost Redis.
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      for (const s of [a, b]) await until('Redis connected', async () => ((await health(s)).redis?.status === 'ok' ? true : undefined), 15_000);
+      const before = downs();
+      const ip = await clientAddress();
+      statuses = [];
+      for (let i = 0; i < 8; i++) {
+        const res = await hit(i % 2 ? b : a, ip);
+        statuses.push(res.status);
+        if (res.status === 429) expect(Number(res.retryAfter)).toBeGreaterThan(0);
+      }
+      if (downs().every((n, i) => n === before[i])) break;
     }
     expect(statuses.slice(0, 6).every((s) => s !== 429)).toBe(true);
     expect(statuses.slice(6)).toEqual([429, 429]);
