@@ -181,8 +181,9 @@ class ReachedNobody extends Error {}
 /**
  * Every reminder passes here, whoever it goes to and by whichever channels `write` reaches them. In
  * one transaction: the records are written; when none of them would be delivered (each skipped, or
- * failed as it was written, an SMS to a phone that is no number; or there were none) the whole reminder is undone and answers {queued: 0} with the reason, having
- * recorded nothing and left the hour alone; otherwise the hour is claimed by a conditional update
+ * failed as it was written, an SMS to a phone that is no number; or there were none) the whole
+ * reminder is undone and answers {queued: 0} with the reason, having recorded nothing and left the
+ * hour alone; otherwise the hour is claimed by a conditional update
  * (429 with Retry-After while the last reminder that queued something is less than an hour old) and
  * the reminder recorded.
  */
