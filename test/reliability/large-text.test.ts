@@ -46,16 +46,19 @@ async function payloadsOf(event: string, entityId: number) {
   return rows.map((r) => ({ text: r.payload, body: JSON.parse(r.payload) as { data: { entity_id: number } & Record<string, unknown> } })).filter((p) => p.body.data.entity_id === entityId);
 }
 
+/** The largest form the contract allows: 50 choice questions of 50 options, every label at its longest. */
+const largestForm = () => Array.from({ length: 50 }, (_, q) => ({
+  id: filled(`question-${q}-`, 40, 'q'),
+  type: 'choice',
+  label: filled(`Question ${q}: `, 500),
+  required: false,
+  multiple: false,
+  options: Array.from({ length: 50 }, (_, o) => ({ id: filled(`q${q}-option-${o}-`, 40, 'o'), label: filled(`Option ${o} of ${q}: `, 200) })),
+}));
+
 describe('values longer than a MySQL TEXT', () => {
   it('a form of 50 choice questions of 50 long options is stored, shown, counted and published whole', async () => {
-    const questions = Array.from({ length: 50 }, (_, q) => ({
-      id: filled(`question-${q}-`, 40, 'q'),
-      type: 'choice',
-      label: filled(`Question ${q}: `, 500),
-      required: false,
-      multiple: false,
-      options: Array.from({ length: 50 }, (_, o) => ({ id: filled(`q${q}-option-${o}-`, 40, 'o'), label: filled(`Option ${o} of ${q}: `, 200) })),
-    }));
+    const questions = largestForm();
     // Both JSON columns of the form's row exceed a TEXT: the definition, and `counts` of every option id.
     expect(bytes(questions)).toBeGreaterThan(TEXT_BYTES);
     const counts = Object.fromEntries(questions.map((q) => [q.id, Object.fromEntries(q.options.map((o) => [o.id, 0]))]));
@@ -137,4 +140,27 @@ describe('values longer than a MySQL TEXT', () => {
     expect(bytes(changes)).toBeGreaterThan(TEXT_BYTES);
     expect(changes.description).toEqual([before, after]);
   }, 60_000);
+});
+
+describe('a large post to a school with many webhooks', () => {
+  it('is published with one delivery a webhook, though their bodies together pass a statement\'s 16 MiB', async () => {
+    const b = await school(t);
+    const hooks = 20;
+    for (let i = 0; i < hooks; i += 1) {
+      const res = await t.api.post('/web-app/webhooks').set(bearer(b.adminToken)).send({ url: `http://127.0.0.1:9/hooks/${i}`, events: ['activity.published'] });
+      expect(res.status).toBe(201);
+    }
+    const s = await staffMember(b.schoolId, { rbac: { activities: 'create' }, name: 'Sports Teacher' });
+    const teacher = await staffLogin(t, s.phone, s.pin, b.schoolId);
+    const questions = largestForm();
+    const res = await t.api.post('/teachers-app/activities').set(bearer(teacher)).send({ school_id: b.schoolId, title: 'Sports day sign-up', form: { questions, per_student: true } });
+    expect(res.status).toBe(201);
+
+    const rows = await WebhookDelivery.findAll({ where: { school_id: b.schoolId, event: 'activity.published' }, raw: true });
+    expect(rows).toHaveLength(hooks);
+    expect(new Set(rows.map((r) => r.webhook_id)).size).toBe(hooks);
+    expect(new Set(rows.map((r) => r.event_id)).size).toBe(1);
+    expect(bytes(rows[0]!.payload) * hooks).toBeGreaterThan(16 * 1024 * 1024);
+    for (const row of rows) expect((JSON.parse(row.payload) as { data: { form: { questions: unknown } } }).data.form.questions).toEqual(questions);
+  }, 120_000);
 });

@@ -26,6 +26,9 @@ export function eventData(entityType: WebhookEntityType, entityId: number, view:
   };
 }
 
+/** What the bodies of one INSERT may hold in all; SQL escaping can double them. */
+const STATEMENT_PAYLOAD_BYTES = 4 * 1024 * 1024;
+
 /** The school's webhooks that take the event: on, not deleted, subscribed to it or to `*`. */
 async function subscribers(schoolId: string, event: WebhookEvent, tx: Tx): Promise<number[]> {
   const rows = await tx.select<{ id: number; events: string }>('SELECT id, events FROM webhooks WHERE school_id = :school AND active = 1 AND deleted_status = 0', { school: schoolId });
@@ -50,13 +53,19 @@ export async function emitWebhookEvent(schoolId: string, event: WebhookEvent, da
   const occurred = new Date();
   const id = randomUUID();
   const payload = JSON.stringify({ id, event, school_id: schoolId, occurred_at: occurred.toISOString(), data });
-  const values: Record<string, unknown> = { school: schoolId, event_id: id, event, payload, now: sqlTime(dialect, occurred) };
-  const rows = webhookIds.map((webhookId, i) => {
-    values[`webhook${i}`] = webhookId;
-    return `(:school, :webhook${i}, :event_id, :event, :payload, 'pending', 0, :now, :now, :now)`;
-  });
-  await tx.write(
-    `INSERT INTO webhook_deliveries (school_id, webhook_id, event_id, event, payload, status, attempts, next_attempt_at, created_at, updated_at) VALUES ${rows.join(', ')}`,
-    values,
-  );
+  const now = sqlTime(dialect, occurred);
+  // Each row repeats the body, and a statement must fit MySQL's max_allowed_packet (16 MiB on
+  // MariaDB): a school's many webhooks take the body of a large post in several statements.
+  const perStatement = Math.max(1, Math.floor(STATEMENT_PAYLOAD_BYTES / Buffer.byteLength(payload, 'utf8')));
+  for (let start = 0; start < webhookIds.length; start += perStatement) {
+    const values: Record<string, unknown> = { school: schoolId, event_id: id, event, payload, now };
+    const rows = webhookIds.slice(start, start + perStatement).map((webhookId, i) => {
+      values[`webhook${i}`] = webhookId;
+      return `(:school, :webhook${i}, :event_id, :event, :payload, 'pending', 0, :now, :now, :now)`;
+    });
+    await tx.write(
+      `INSERT INTO webhook_deliveries (school_id, webhook_id, event_id, event, payload, status, attempts, next_attempt_at, created_at, updated_at) VALUES ${rows.join(', ')}`,
+      values,
+    );
+  }
 }
