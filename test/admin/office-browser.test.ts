@@ -236,6 +236,14 @@ describe('the school office in a browser, as a super_admin', () => {
     await expect(page.getByTestId('import-counts').innerText()).resolves.toContain('2 to create');
     await expect(page.getByTestId('import-groups').innerText()).resolves.toBe('Groups to create: Chess club, Robotics');
     await expect(page.getByTestId('import-report').innerText()).resolves.toContain('nothing is written until you import');
+
+    // A file over the limit is refused, and the page says why in words, not as the browser's HTTP error.
+    const big = path.join(ARTIFACTS, 'office-import-big.csv');
+    writeFileSync(big, Buffer.alloc(20 * 1024 * 1024 + 1, 'a'));
+    await page.getByTestId('import-file').setInputFiles(big);
+    await page.getByTestId('import-check').click();
+    await page.getByText('The file is larger than 20 MiB').waitFor();
+    expect(await page.getByText(/AxiosError|status code 413/).count()).toBe(0);
   }), 60_000);
 
   it("picks a staff member's designation from the school's list, shows what they may do in words, and the change in the Audit log", walk('designation', async () => {

@@ -24,7 +24,11 @@ function ImportRoster(props) {
       s.busy[1](false);
       if (r.data.report) s.report[1](Object.assign({ words: r.data.words }, r.data.report));
       else s.error[1]((r.data.notice && r.data.notice.message) || 'The import failed');
-    }, function (e) { s.busy[1](false); s.error[1](String(e)); });
+    }, function (e) {
+      // A refusal (a file over the limit, a body that cannot be read) says why in its body, as the API does.
+      var body = e && e.response && e.response.data;
+      s.busy[1](false); s.error[1]((body && (body.message || (body.notice && body.notice.message))) || String(e));
+    });
   }
   var checked = report && report.dry_run && report.kind === kind;
   var canApply = file && checked && (report.errors.length === 0 || partial);
