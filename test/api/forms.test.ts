@@ -413,6 +413,42 @@ describe('changing a form that has responses', () => {
   });
 });
 
+describe('ids that are names of an object\'s own properties', () => {
+  it('answer, count, fill and summarise like any other id', async () => {
+    const activity = await activityWithForm({
+      questions: [
+        { id: 'constructor', type: 'text', label: 'Allergies' },
+        { id: 'valueOf', type: 'choice', label: 'Slot', required: true, options: [{ id: 'toString', label: 'Morning', capacity: 1 }, { id: 'hasOwnProperty', label: 'Afternoon' }] },
+      ],
+    });
+    expect(activity.data.form.questions[1].options.map((o: { remaining?: number }) => o.remaining)).toEqual([1, undefined]);
+    // The optional question left out is unanswered, not an answer of the wrong type.
+    const first = await respond(fam[1]!, activity.formId, { student_id: fam[1]!.kids[0], answers: { valueOf: 'toString' } });
+    expect(first.status).toBe(201);
+    expect(first.body.data.answers).toEqual({ valueOf: 'toString' });
+    const full = await respond(fam[2]!, activity.formId, { student_id: fam[2]!.kids[0], answers: { valueOf: 'toString' } });
+    expectError(full, 409, 'CONFLICT');
+    const second = await respond(fam[2]!, activity.formId, { student_id: fam[2]!.kids[0], answers: { valueOf: 'hasOwnProperty', constructor: 'Peanuts' } });
+    expect(second.status).toBe(201);
+
+    const data = (await results(a.adminToken, activity.formId)).body.data;
+    expect(data.form.questions[1].options.map((o: { remaining?: number }) => o.remaining)).toEqual([0, undefined]);
+    expect(data.summary).toEqual({ constructor: { answered: 1 }, valueOf: { toString: 1, hasOwnProperty: 1 } });
+    expect(data.responses.map((r: { answers: unknown }) => r.answers)).toEqual([{ valueOf: 'toString' }, { valueOf: 'hasOwnProperty', constructor: 'Peanuts' }]);
+  });
+
+  it('refuses __proto__, which a JSON object cannot hold as a key, with 400 naming the id', async () => {
+    const res = await postActivity(author, {
+      form: { questions: [{ id: '__proto__', type: 'text', label: 'Notes' }, { id: 'slot', type: 'choice', label: 'Slot', options: [{ id: '__proto__', label: 'A' }, { id: 'b', label: 'B' }] }] },
+    });
+    expectError(res, 400, 'BAD_REQUEST');
+    expect(res.body.error.details).toEqual([
+      { field: 'form.questions.0.id', message: 'is a reserved name: choose another id' },
+      { field: 'form.questions.1.options.0.id', message: 'is a reserved name: choose another id' },
+    ]);
+  });
+});
+
 describe('results', () => {
   let activity: { id: number; formId: number };
   let noticeForm: number;

@@ -91,8 +91,8 @@ describe('erasure', () => {
     await erase(f.studentId, f.roll);
     for (const id of [f.responses.mine, f.responses.ours]) {
       const row = (await FormResponse.findByPk(id))!;
-      expect({ answers: row.answers, signature: row.signature, ip: row.ip, user_agent: row.user_agent }).toEqual({
-        answers: { ok: 'agree', lunch: 'veg', notes: '', age: 9 }, signature: null, ip: null, user_agent: null,
+      expect({ answers: row.answers, signature: row.signature, signed_at: row.signed_at, ip: row.ip, user_agent: row.user_agent }).toEqual({
+        answers: { ok: 'agree', lunch: 'veg', notes: '', age: 9 }, signature: null, signed_at: null, ip: null, user_agent: null,
       });
     }
     expect((await Form.findByPk(formIds.perStudent))!.counts).toEqual(counts);

@@ -63,7 +63,7 @@ function FormResults(props) {
       h(DS.TableBody, null, data.responses.map(function (r) {
         return h(DS.TableRow, { key: r.id }, [
           r.student ? r.student.student_full_name + ' (' + r.student.grade + ')' : '', r.parent.father_name || ('Parent #' + r.parent.id), when(r.submitted_at),
-        ].concat(questions.map(function (q) { return answer(q, r.answers[q.id]); })).concat([r.signature || '']).map(function (text, i) { return cell(i, text); }));
+        ].concat(questions.map(function (q) { return answer(q, Object.prototype.hasOwnProperty.call(r.answers, q.id) ? r.answers[q.id] : undefined); })).concat([r.signature || '']).map(function (text, i) { return cell(i, text); }));
       }))),
     h(DS.H4, { mt: 'xl' }, perStudent ? 'Children without a response' : 'Families without a response'),
     missing.length === 0 ? h(DS.Text, null, 'Everyone has answered.') : h(DS.Table, { 'data-testid': 'form-missing-table' },

@@ -3,6 +3,12 @@ import type { Answer, FormQuestion, OptionCounts } from '../../models/form.js';
 
 const TEXT_ANSWER_MAX = 2000;
 
+/**
+ * A value keyed by a question or option id, read only when the object holds it itself: an id may be
+ * any text, `constructor` or `toString` too, which a plain object otherwise answers from its prototype.
+ */
+export const own = <T>(values: Readonly<Record<string, T>> | undefined, id: string): T | undefined => (values !== undefined && Object.hasOwn(values, id) ? values[id] : undefined);
+
 /** No answer: absent or null, a text of only spaces, an empty array. */
 const unanswered = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0);
 
@@ -43,7 +49,7 @@ export function checkAnswers(questions: FormQuestion[], answers: Record<string, 
   for (const id of Object.keys(answers)) if (!known.has(id)) problems.push({ field: `answers.${id}`, message: 'is not a question of this form' });
   let agreed = false;
   for (const q of questions) {
-    const value = answers[q.id];
+    const value = own(answers, q.id);
     if (unanswered(value)) {
       if (q.required) problems.push({ field: `answers.${q.id}`, message: 'is required' });
       continue;
@@ -64,8 +70,8 @@ export function checkAnswers(questions: FormQuestion[], answers: Record<string, 
 export function chosen(questions: FormQuestion[], answers: Record<string, Answer>): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   for (const q of questions) {
-    if (q.type !== 'choice' || answers[q.id] === undefined) continue;
-    const value = answers[q.id]!;
+    const value = own(answers, q.id);
+    if (q.type !== 'choice' || value === undefined) continue;
     for (const option of Array.isArray(value) ? value : [String(value)]) out.push([q.id, option]);
   }
   return out;
@@ -84,10 +90,13 @@ interface CapacityProblem {
  */
 export function recount(questions: FormQuestion[], counts: OptionCounts, before: Array<[string, string]>, after: Array<[string, string]>) {
   const next: OptionCounts = Object.fromEntries(Object.entries(counts).map(([q, options]) => [q, { ...options }]));
-  for (const [q, o] of before) if (next[q]?.[o] !== undefined) next[q]![o] = Math.max(0, next[q]![o]! - 1);
+  for (const [q, o] of before) {
+    const count = own(own(next, q), o);
+    if (count !== undefined) next[q]![o] = Math.max(0, count - 1);
+  }
   for (const [q, o] of after) {
-    next[q] ??= {};
-    next[q]![o] = (next[q]![o] ?? 0) + 1;
+    if (own(next, q) === undefined) next[q] = {};
+    next[q]![o] = (own(next[q], o) ?? 0) + 1;
   }
   const full: CapacityProblem[] = [];
   const added = after.filter(([q, o]) => !before.some(([bq, bo]) => bq === q && bo === o));

@@ -3,20 +3,24 @@ import { AppError, conflict, type FieldError } from '../../errors.js';
 import { questionTypes, type FormOption, type FormQuestion, type OptionCounts } from '../../models/form.js';
 import { instant } from '../schemas.js';
 import { required } from '../validation.js';
+import { own } from './answers.js';
 
 export { questionTypes };
 
 /** CONTRACT.md section 14's limits of a form. */
 const FORM_LIMITS = { questions: 50, options: 50, label: 500, optionLabel: 200, id: 40, capacity: 100_000 } as const;
 
+/** An id keys answers and counts in JSON objects, where `__proto__` is no key but the object's prototype. */
+const idInput = z.string({ error: required }).min(1).max(FORM_LIMITS.id).refine((id) => id !== '__proto__', 'is a reserved name: choose another id');
+
 const optionInput = z.object({
-  id: z.string({ error: required }).min(1).max(FORM_LIMITS.id),
+  id: idInput,
   label: z.string({ error: required }).trim().min(1).max(FORM_LIMITS.optionLabel),
   capacity: z.number().int().min(1).max(FORM_LIMITS.capacity).nullable().optional().describe('How many responses may choose it; absent or null: no limit'),
 });
 
 const questionInput = z.object({
-  id: z.string({ error: required }).min(1).max(FORM_LIMITS.id).describe('Unique in the form; answers are keyed by it, and an update matches questions by it'),
+  id: idInput.describe('Unique in the form; answers are keyed by it, and an update matches questions by it'),
   type: z.enum(questionTypes, { error: (issue) => (issue.input === undefined ? 'is required' : `must be one of ${questionTypes.join(', ')}`) }),
   label: z.string({ error: required }).trim().min(1).max(FORM_LIMITS.label),
   required: z.boolean().optional().describe('Default false'),
@@ -113,7 +117,7 @@ export function countsFor(questions: FormQuestion[], previous: OptionCounts = {}
   const counts: OptionCounts = {};
   for (const q of questions) {
     if (q.type !== 'choice') continue;
-    counts[q.id] = Object.fromEntries((q.options ?? []).map((o) => [o.id, previous[q.id]?.[o.id] ?? 0]));
+    counts[q.id] = Object.fromEntries((q.options ?? []).map((o) => [o.id, own(own(previous, q.id), o.id) ?? 0]));
   }
   return counts;
 }
@@ -146,7 +150,7 @@ export function checkChangeWithResponses(stored: FormDefinition, next: FormDefin
         problems.push({ field: `form.questions.${i}.options`, message: `option "${o.id}" cannot be removed: the form has responses` });
         continue;
       }
-      const taken = counts[old.id]?.[o.id] ?? 0;
+      const taken = own(own(counts, old.id), o.id) ?? 0;
       if (kept.o.capacity !== undefined && kept.o.capacity < taken) {
         problems.push({ field: `form.questions.${i}.options.${kept.j}.capacity`, message: `must be at least ${taken}: that many responses chose it` });
       }

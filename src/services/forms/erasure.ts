@@ -1,5 +1,6 @@
 import { Op, type Transaction } from 'sequelize';
 import { Form, FormResponse } from '../../models/index.js';
+import { own } from './answers.js';
 
 interface Erased {
   studentId: number;
@@ -28,10 +29,10 @@ export async function blankResponses(schoolId: string, erased: Erased, transacti
     const theirs = response.student_id === erased.studentId || (erased.parentId !== null && response.parent_id === erased.parentId);
     const answers = { ...response.answers };
     for (const question of texts.get(response.form_id) ?? []) {
-      const text = answers[question];
+      const text = own(answers, question);
       if (typeof text === 'string' && (theirs || erased.names.some((n) => text.includes(n)))) answers[question] = '';
     }
-    const changes = theirs ? { answers, signature: null, ip: null, user_agent: null } : { answers };
+    const changes = theirs ? { answers, signature: null, signed_at: null, ip: null, user_agent: null } : { answers };
     await FormResponse.update(changes, { where: { id: response.id, school_id: schoolId }, transaction, hooks: false });
     blanked.push(response.id);
   }

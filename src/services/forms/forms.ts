@@ -3,6 +3,7 @@ import type { AppContext, Principal } from '../../context.js';
 import { iso, parseJson } from '../../db.js';
 import { conflict } from '../../errors.js';
 import { Form, type Answer, type FormItemType, type FormQuestion, type OptionCounts } from '../../models/form.js';
+import { own } from './answers.js';
 import { checkChangeWithResponses, checkDueAt, countsFor, normalizeForm, type FormDefinition, type FormInput } from './definition.js';
 
 export interface QuestionView extends Omit<FormQuestion, 'options'> {
@@ -106,7 +107,7 @@ function questionViews(form: StoredForm): QuestionView[] {
     if (!q.options) return q;
     return {
       ...q,
-      options: q.options.map((o) => (o.capacity === undefined ? o : { ...o, remaining: Math.max(0, o.capacity - (form.counts[q.id]?.[o.id] ?? 0)) })),
+      options: q.options.map((o) => (o.capacity === undefined ? o : { ...o, remaining: Math.max(0, o.capacity - (own(own(form.counts, q.id), o.id) ?? 0)) })),
     };
   });
 }

@@ -3,6 +3,7 @@ import type { AppContext, Principal } from '../../context.js';
 import { forbidden, notFound } from '../../errors.js';
 import { Form, type Answer, type FormQuestion } from '../../models/form.js';
 import { hasPermission, requireSchoolAdmin } from '../access/guards.js';
+import { own } from './answers.js';
 import { FORM_COLUMNS, formOf, responseView, staffFormView, type FormRow, type FormView, type ResponseRow, type StoredForm } from './forms.js';
 import { missingOf, type MissingFamily, type MissingStudent } from './missing.js';
 
@@ -87,10 +88,10 @@ async function responsesOf(ctx: AppContext, form: StoredForm): Promise<ResultRes
 function summaryOf(questions: FormQuestion[], responses: ResultResponse[]): Summary {
   const summary: Summary = {};
   for (const q of questions) {
-    const answers = responses.map((r) => r.answers[q.id]).filter((a) => a !== undefined);
+    const answers = responses.map((r) => own(r.answers, q.id)).filter((a) => a !== undefined);
     if (q.type === 'choice') {
       const counts = Object.fromEntries((q.options ?? []).map((o) => [o.id, 0]));
-      for (const a of answers) for (const o of Array.isArray(a) ? a : [String(a)]) if (o in counts) counts[o]!++;
+      for (const a of answers) for (const o of Array.isArray(a) ? a : [String(a)]) if (Object.hasOwn(counts, o)) counts[o]!++;
       summary[q.id] = counts;
     } else if (q.type === 'consent') summary[q.id] = { agree: answers.filter((a) => a === 'agree').length, decline: answers.filter((a) => a === 'decline').length };
     else summary[q.id] = { answered: answers.length };
@@ -141,7 +142,7 @@ export async function formResultsCsv(ctx: AppContext, principal: Principal, form
   const responses = await responsesOf(ctx, form);
   const header = ['student', 'grade', 'parent', 'submitted_at', ...form.questions.map((q) => q.label), 'signature'];
   const rows = responses.map((r) => [
-    r.student?.student_full_name ?? '', r.student?.grade ?? '', r.parent.father_name ?? '', r.submitted_at, ...form.questions.map((q) => cell(q, r.answers[q.id])), r.signature ?? '',
+    r.student?.student_full_name ?? '', r.student?.grade ?? '', r.parent.father_name ?? '', r.submitted_at, ...form.questions.map((q) => cell(q, own(r.answers, q.id))), r.signature ?? '',
   ]);
   // With a record delimiter of its own, csv-stringify quotes only fields holding it: a lone \n must be quoted too.
   const csv = stringify([header, ...rows], { bom: true, record_delimiter: 'windows', quote_record_delimiter: true, escape_formulas: true, cast: { number: decimal } });
