@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -19,6 +20,34 @@ export const EXIT = { ok: 0, refused: 1, usage: 2 } as const;
 
 /** A flag missing or malformed (or a bad setting): exit code 2, and the message names the flag. */
 export class UsageError extends Error {}
+
+/**
+ * The service's refusal of one field given by a flag (a phone or an address it judges, say) is a bad
+ * flag: exit 2 naming it. Any other error passes as it is.
+ */
+export function asFlagError(err: unknown, field: string, flag: string): unknown {
+  const bad = err instanceof AppError && Array.isArray(err.details) ? (err.details as Array<{ field: string; message: string }>).find((d) => d.field === field) : undefined;
+  return bad ? new UsageError(`Invalid ${flag}: ${bad.message}`) : err;
+}
+
+/** The file `--out` names, opened for writing: one it cannot be (no such folder, a folder, no right to write) is a bad flag. */
+export async function openOut(file: string): Promise<FileHandle> {
+  try {
+    return await open(file, 'w');
+  } catch (err) {
+    throw new UsageError(`Invalid --out: cannot write ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+}
+
+/** Writes a whole document to the file `--out` names. */
+export async function writeOut(file: string, text: string): Promise<void> {
+  const handle = await openOut(file);
+  try {
+    await handle.writeFile(text);
+  } finally {
+    await handle.close();
+  }
+}
 
 /** The operator declined a confirmation or interrupted a prompt: nothing was changed. */
 export class Cancelled extends Error {}

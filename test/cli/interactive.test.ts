@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { School, Webhook } from '../../src/models/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { cliEnv, runInTerminal } from '../helpers/cli.js';
+import { cliEnv, runCli, runInTerminal } from '../helpers/cli.js';
 import { school, type SchoolFixture } from '../helpers/fixtures.js';
 
 /* The operator at a terminal: the binary runs on a pseudo-terminal, so stdin and stdout are TTYs. */
@@ -65,6 +65,17 @@ describe('on a terminal', () => {
     const confirmed = await runInTerminal(env, ['tenant', 'suspend', '--id', a.schoolId], [{ waitFor: `Suspend ${a.schoolId}`, type: 'y\r' }]);
     expect(confirmed.code).toBe(0);
     expect((await School.findByPk(a.schoolId))!.status).toBe('suspended');
+  });
+
+  it('asks which kind of item to remind about, then its id, when remind names none', async () => {
+    const { code, screen } = await runInTerminal(env, ['remind', '--school', a.schoolId], [
+      { waitFor: 'Remind the unread families of', type: '\x1b[B\r' },
+      { waitFor: 'Notice id', type: '999999\r' },
+    ]);
+    expect(code).toBe(1);
+    expect(screen).toContain('Notice not found');
+    const plain = await runCli(env, ['remind', '--school', a.schoolId]);
+    expect({ code: plain.code, stderr: plain.stderr.trim() }).toEqual({ code: 2, stderr: 'error: Missing --activity or --notice: remind the unread families of' });
   });
 
   it('neither asks nor confirms with --yes: a missing value fails at once with exit 2', async () => {

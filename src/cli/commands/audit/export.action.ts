@@ -1,9 +1,8 @@
-import { createWriteStream } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import { z } from 'zod';
 import { schoolIdField } from '../../../services/schemas.js';
 import { auditFilters, exportAuditEvents, exportFormats } from '../../../services/audit/audit-log.js';
-import { type Action } from '../../runtime.js';
+import { openOut, type Action } from '../../runtime.js';
 import { assertSchool } from '../../lookups.js';
 
 export interface AuditExportFlags {
@@ -27,7 +26,7 @@ export const auditExportAction: Action<AuditExportFlags> = async (cli, flags) =>
     process.stderr.write(`${events} event(s) exported\n`);
     return { data: { events }, lines: [], streamed: true };
   }
-  const file = createWriteStream(flags.out);
+  const file = (await openOut(flags.out)).createWriteStream();
   const events = await exportAuditEvents(schoolId, { from, to }, format, file);
   file.end();
   await finished(file);

@@ -1,9 +1,8 @@
-import { writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { operatorPrincipal } from '../../../services/access/guards.js';
 import { formResults, formResultsCsv } from '../../../services/forms/results.js';
 import { id, schoolIdField } from '../../../services/schemas.js';
-import type { Action } from '../../runtime.js';
+import { writeOut, type Action } from '../../runtime.js';
 import { assertSchool } from '../../lookups.js';
 
 export interface FormResultsFlags {
@@ -27,6 +26,6 @@ export const formResultsAction: Action<FormResultsFlags> = async (cli, flags) =>
     process.stdout.write(text);
     return { data: results, lines: [], streamed: true };
   }
-  await writeFile(flags.out, text);
+  await writeOut(flags.out, text);
   return { data: { file: flags.out, format }, lines: [`The results of form ${formId} of ${schoolId} written to ${flags.out} (${format})`] };
 };

@@ -3,6 +3,7 @@ import { schoolIdField } from '../../../services/schemas.js';
 import { operatorPrincipal } from '../../../services/access/guards.js';
 import { addMembersByRollNo } from '../../../services/groups/groups.js';
 import type { Action } from '../../runtime.js';
+import { assertSchool } from '../../lookups.js';
 
 export interface GroupAddMembersFlags {
   school?: string;
@@ -17,7 +18,9 @@ export const action: Action<GroupAddMembersFlags> = async (cli, flags) => {
     flag: '--roll-nos', message: 'Roll numbers, comma-separated',
     schema: z.string().transform((v) => v.split(',').map((r) => r.trim()).filter(Boolean)).pipe(z.array(z.string().max(32)).min(1, 'name at least one roll number')),
   });
-  const result = await addMembersByRollNo(await cli.context(), operatorPrincipal(schoolId), name, rollNos);
+  const ctx = await cli.context();
+  await assertSchool(schoolId);
+  const result = await addMembersByRollNo(ctx, operatorPrincipal(schoolId), name, rollNos);
   return {
     data: result,
     lines: [`${result.created ? 'Created the group' : 'Group'} "${name}" (#${result.group_id}): ${result.added} student(s) added, ${result.member_count} in all.`],

@@ -5,6 +5,7 @@ import { schoolIdField } from '../../../services/schemas.js';
 import { operatorPrincipal } from '../../../services/access/guards.js';
 import { runImport, type ImportKind, type ImportSource } from '../../../services/imports/imports.js';
 import { table, UsageError, type Action } from '../../runtime.js';
+import { assertSchool } from '../../lookups.js';
 
 export interface ImportFlags {
   school?: string;
@@ -45,6 +46,7 @@ export const importAction = (kind: ImportKind): Action<ImportFlags> => async (cl
   const file = await cli.need(flags.file, { flag: '--file', message: kind === 'oneroster' ? 'The .zip or folder of the OneRoster set' : 'The CSV file', schema: z.string().min(1) });
   const source = await sourceOf(kind, file);
   const ctx = await cli.context();
+  await assertSchool(schoolId);
   const bar = await progressBar();
   const report = await runImport(ctx, operatorPrincipal(schoolId), { kind, dry_run: Boolean(flags.dryRun), partial: Boolean(flags.partial) }, source, (done, total) => bar.update(done, total)).finally(() => bar.stop());
   const summary = table([{
