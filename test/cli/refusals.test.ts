@@ -82,3 +82,14 @@ describe('webhook add with an address the service refuses', () => {
     expect(await Webhook.count({ where: { school_id: a.schoolId } })).toBe(0);
   });
 });
+
+describe('--json and a command line commander refuses', () => {
+  it('prints the usage error as JSON on stdout too: an unknown option, a value not among the choices', async () => {
+    const unknown = await runCli(env, ['tenant', 'list', '--colour', 'red', '--json']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.json).toEqual({ error: { code: 'USAGE', message: "unknown option '--colour'" } });
+    const choice = await runCli(env, ['admin', 'create', '--role', 'boss', '--json']);
+    expect(choice.code).toBe(2);
+    expect(choice.json).toEqual({ error: { code: 'USAGE', message: expect.stringContaining("argument 'boss' is invalid") } });
+  });
+});
