@@ -15,7 +15,7 @@ import { ApiRouter, type RegisteredRoute } from './api/route.js';
 import type { Routers } from './api/routers.js';
 import { features } from './api/features.js';
 import { AppError } from './errors.js';
-import { PAGE_HEADERS } from './api/links/link-page-html.js';
+import { LINK_PAGE_PATH, PAGE_HEADERS, linkPageErrors } from './api/links/link-page-html.js';
 import { version } from './version.js';
 
 export interface CreatedApp {
@@ -59,7 +59,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): CreatedApp
   // The pages opened from a message keep their headers on every answer, a rate limit's or a bad body's too.
   const { 'Content-Type': _html, ...pageHeaders } = PAGE_HEADERS;
   app.use((req, res, next) => {
-    if (/^\/[uve]\//.test(req.path)) res.set(pageHeaders);
+    if (LINK_PAGE_PATH.test(req.path)) res.set(pageHeaders);
     next();
   });
   // Credentials are granted with the origin, to listed origins only; every other origin gets no CORS grant at all.
@@ -72,8 +72,10 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): CreatedApp
     next();
   });
   // Uploads stream their multipart body themselves; any other body there is refused by them, not parsed.
+  // Twilio's callbacks are form-encoded and refused by their signature first, whatever their body.
   const json = express.json({ limit: '1mb' });
-  app.use((req, res, next) => (req.method === 'POST' && /^\/(parent|teachers|web)-app\/attachments\/?$/.test(req.path) ? next() : json(req, res, next)));
+  const notJson = (req: express.Request) => (req.method === 'POST' && /^\/(parent|teachers|web)-app\/attachments\/?$/.test(req.path)) || req.path.startsWith('/webhooks/twilio/');
+  app.use((req, res, next) => (notJson(req) ? next() : json(req, res, next)));
 
   const auth = createAuthenticators(ctx);
   const limits = createRateLimits(ctx.config, ctx.redis);
@@ -96,6 +98,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): CreatedApp
   app.use(routers.root.router);
 
   app.use(unknownRoute);
+  app.use(linkPageErrors);
   app.use(errorHandler);
   return {
     app,

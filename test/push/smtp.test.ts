@@ -204,7 +204,8 @@ describe("a post's web page", () => {
     await t.api.put(`/web-app/noticeboard/${movedId}`).set(bearer(a.adminToken)).send({ audience: { student_ids: [other.id] } }).expect(200);
     expect((await t.api.get(linkIn(movedMail, '/v/'))).status).toBe(410);
 
-    for (const path of ['/v/AAAAAAAAAAAAAAAAAAAAAAschool', '/v/short', `/v/${'x'.repeat(400)}`, '/e/nope', '/u/nope']) {
+    // A token cut short, mangled (not even percent-decodable) or missing, or a path under a page's that no page has: the page saying so.
+    for (const path of ['/v/AAAAAAAAAAAAAAAAAAAAAAschool', '/v/short', `/v/${'x'.repeat(400)}`, '/e/nope', '/u/nope', '/v/%E0%A4%A', '/v/', '/e/', '/u/', '/v/abc/def']) {
       const res = await t.api.get(path);
       expect({ path, status: res.status }).toEqual({ path, status: 404 });
       pageHeaders(res);
@@ -259,6 +260,48 @@ describe('one-click unsubscribe', () => {
     expect(await deliverDue(t.ctx)).toMatchObject({ sent: 1 });
     expect((await t.api.post('/u/AAAAAAAAAAAAAAAAAAAAAAnobody')).status).toBe(404);
   });
+
+  it('takes whatever a mail client puts in the field, and answers a body it cannot read as a page too', async () => {
+    const fam = await family();
+    await notice(fam.child);
+    const path = linkIn(await delivered(), '/u/');
+    for (const send of [
+      () => t.api.post(path).type('form').send(`List-Unsubscribe=${'x'.repeat(101)}`),
+      () => t.api.post(path).type('form').send('List-Unsubscribe=One-Click&List-Unsubscribe=One-Click'),
+      () => t.api.post(path).send({ 'List-Unsubscribe': 1 }),
+      () => t.api.post(path).field('List-Unsubscribe', 'One-Click'),
+    ]) {
+      const res = await send();
+      expect(res.status).toBe(200);
+      pageHeaders(res);
+      expect(res.text).toContain('You are unsubscribed');
+    }
+    // The link alone decides: an unknown one is the 404 page whatever the body.
+    const unknown = await t.api.post('/u/AAAAAAAAAAAAAAAAAAAAAAnobody').type('form').send('List-Unsubscribe=One-Click&List-Unsubscribe=x');
+    expect(unknown.status).toBe(404);
+    pageHeaders(unknown);
+    expect(unknown.text).toContain('This link is not valid');
+    for (const [res, status, words] of [
+      [await t.api.post(path).set('Content-Type', 'application/json').send('{not json'), 400, 'The request body is not valid JSON'],
+      [await t.api.post(path).type('form').send(`List-Unsubscribe=One-Click&x=${'y'.repeat(1_100_000)}`), 413, 'larger than 1 MiB'],
+    ] as const) {
+      expect(res.status).toBe(status);
+      pageHeaders(res);
+      expect(res.text).toContain(words);
+    }
+  });
+
+  it('answers the rate limit as a page, with Retry-After', async () => {
+    // An app of its own, allowing one request a minute, over the same database.
+    const limited = checkedSupertest(createApp({ ...t.ctx, config: { ...t.ctx.config, rateLimitPublic: 1 } }).app);
+    expect((await limited.get('/v/AAAAAAAAAAAAAAAAAAAAAAnobody')).status).toBe(404);
+    const res = await limited.get('/v/AAAAAAAAAAAAAAAAAAAAAAnobody');
+    expect(res.status).toBe(429);
+    pageHeaders(res);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect(res.text).toContain('This link could not be opened');
+  });
+
 });
 
 describe("a parent's own e-mail address", () => {
@@ -312,6 +355,10 @@ describe("a parent's own e-mail address", () => {
     expect(await Notification.count({ where: { target_id: fam.id, event: 'email_verification' } })).toBe(1);
     await t.api.put('/parent-app/profile').set(bearer(token)).send({ email: 'new@example.org' }).expect(200);
     expect((await t.api.get(verify)).status).toBe(404);
+    // Given again, the address waits for a new link: the old one was for an address since replaced.
+    await t.api.put('/parent-app/profile').set(bearer(token)).send({ email: 'ravi.rao@example.org' }).expect(200);
+    expect((await t.api.get(verify)).status).toBe(404);
+    expect((await t.api.get('/parent-app/profile').set(bearer(token))).body.data).toMatchObject({ email: 'ravi.rao@example.org', email_verified: false });
     expect((await t.api.put('/parent-app/profile').set(bearer(token)).send({ email: null })).body.data).toMatchObject({ email: null, email_verified: false });
     expectError(await t.api.put('/parent-app/profile').set(bearer(token)).send({ email: 'not an address' }), 400, 'BAD_REQUEST');
     expect((await t.api.put('/parent-app/profile').set(bearer(token)).send({ email: 'x' })).body.error.details[0].field).toBe('email');

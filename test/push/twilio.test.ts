@@ -228,6 +228,10 @@ describe("Twilio's callbacks", () => {
     const stop = { From: `+91${fam.phone}`, Body: 'STOP' };
     expectError(await t.api.post('/webhooks/twilio/inbound').type('form').send(stop), 403, 'FORBIDDEN');
     expectError(await twilioCallback(t, '/webhooks/twilio/inbound', stop, 'another-account-token'), 403, 'FORBIDDEN');
+    // A body Twilio never sends, even one that is no JSON at all, is refused by its signature like any other.
+    for (const path of ['/webhooks/twilio/inbound', '/webhooks/twilio/status']) {
+      expectError(await t.api.post(path).set('Content-Type', 'application/json').set('X-Twilio-Signature', 'x').send('{not json'), 403, 'FORBIDDEN');
+    }
     expect(await Notification.findByPk(record.id, { raw: true })).toMatchObject({ status: 'sent', last_error: null });
     const token = await parentLogin(t, fam.phone, fam.pin, a.schoolId);
     expect((await t.api.get('/parent-app/notification-preferences').set(bearer(token))).body.data.channels).toEqual({ push: true, email: true, sms: true });

@@ -1,4 +1,5 @@
-import type { Response } from 'express';
+import type { ErrorRequestHandler, Response } from 'express';
+import { toAppError } from '../middleware/errors.js';
 import type { LinkPage } from '../../services/delivery/pages.js';
 import { escapeHtml, htmlParagraphs } from '../../services/delivery/content.js';
 
@@ -80,6 +81,8 @@ export function renderLinkPage(page: LinkPage): string {
         `<p>${escapeHtml(page.school)} can now send its news to <strong>${escapeHtml(page.email ?? '')}</strong>.</p>`,
         '</div>',
       ].join('\n'));
+    case 'refused':
+      return layout('Not possible just now', undefined, `<div class="card"><h1>This link could not be opened</h1><p>${escapeHtml(page.message)}</p></div>`);
     case 'gone':
       return layout('No longer available', page.school, '<div class="card"><h1>This post is no longer available</h1><p>The school has removed it, or it is no longer meant for your family.</p></div>');
     default:
@@ -90,3 +93,20 @@ export function renderLinkPage(page: LinkPage): string {
 export function sendLinkPage(res: Response, page: LinkPage): void {
   res.status(page.status).set(PAGE_HEADERS).send(renderLinkPage(page));
 }
+
+/** The pages' paths: `/v/`, `/u/` and `/e/`, with or without a token. */
+export const LINK_PAGE_PATH = /^\/[uve](?:\/|$)/;
+
+/**
+ * Whatever stops a page's request before its handler (a path no page has, a body that cannot be read,
+ * the rate limit) answers as a page too, with its status: a parent opened it in a browser.
+ */
+export const linkPageErrors: ErrorRequestHandler = (err, req, res, next) => {
+  if (!LINK_PAGE_PATH.test(req.path) || res.headersSent) return next(err);
+  const refusal = toAppError(err);
+  if (refusal.status >= 500) (req.log ?? console).error({ err }, 'request failed');
+  // A token that cannot even be percent-decoded is an unknown one.
+  if (err instanceof URIError) return sendLinkPage(res, { status: 404, page: 'missing' });
+  for (const [name, value] of Object.entries(refusal.headers ?? {})) res.setHeader(name, value);
+  sendLinkPage(res, refusal.status === 404 ? { status: 404, page: 'missing' } : { status: refusal.status, page: 'refused', message: refusal.message });
+};

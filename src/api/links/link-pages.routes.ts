@@ -7,6 +7,15 @@ const tokenParam = z.object({ token: z.string().describe('The token of the link 
 const html = 'text/html; charset=utf-8';
 const examplePost = renderLinkPage({ status: 200, page: 'post', school: 'Greenwood High', title: 'Sports day on Friday', text: 'Bring water and a cap.', date: '2026-11-20', label: 'Notice' });
 const missing = 'Unknown or expired link: an HTML page saying so';
+/** Whatever stops a page's request is answered as a page, with the reason in words. */
+const refused = {
+  400: 'A body that cannot be read: an HTML page saying so',
+  404: missing,
+  413: 'A body over 1 MiB: an HTML page saying so',
+  429: 'Too many requests from this address (`Retry-After`): an HTML page saying so',
+  500: 'A failure on our side: an HTML page saying so',
+  503: 'The service is unavailable for now (`Retry-After`): an HTML page saying so',
+};
 const exampleOf = (page: 'unsubscribe' | 'unsubscribed' | 'verified') => renderLinkPage({ status: 200, page, school: 'Greenwood High', email: 'ravi@example.com' });
 const pageHeaderList = Object.fromEntries(Object.entries(PAGE_HEADERS).filter(([name]) => name !== 'Content-Type').map(([name, value]) => [name, value]));
 const pageHeaders =
@@ -21,7 +30,7 @@ export function registerLinkPageRoutes(r: Routers): void {
         'The activity or notice an SMS or e-mail told the family about (or the staff reply to their request), readable on a phone without the app: ' +
         'the school\'s name, the title, the text (HTML-escaped) and its date in the school\'s time zone. Opening the page of an activity or a notice ' +
         `records that parent's read (the first read is kept). A link works for 30 days from its message. ${pageHeaders}`,
-      produces: { type: html, description: 'The post', example: examplePost, headers: pageHeaderList, errors: { 404: missing, 410: 'The post was deleted, or is no longer for this family: no read is recorded' } },
+      produces: { type: html, description: 'The post', example: examplePost, headers: pageHeaderList, errors: { ...refused, 410: 'The post was deleted, or is no longer for this family: no read is recorded' } },
     },
     async ({ ctx, params, res }) => sendLinkPage(res, await postPage(ctx, params.token)),
   );
@@ -29,7 +38,7 @@ export function registerLinkPageRoutes(r: Routers): void {
     {
       method: 'get', path: '/u/:token', auth: false, params: tokenParam, summary: 'An e-mail\'s unsubscribe page (asks to confirm)',
       description: `Changes nothing (mail scanners open links): a page with a button that confirms by POST to the same URL. The link works for 90 days. ${pageHeaders}`,
-      produces: { type: html, description: 'The confirmation page', example: exampleOf('unsubscribe'), headers: pageHeaderList, errors: { 404: missing } },
+      produces: { type: html, description: 'The confirmation page', example: exampleOf('unsubscribe'), headers: pageHeaderList, errors: refused },
     },
     async ({ ctx, params, res }) => sendLinkPage(res, await unsubscribePage(ctx, params.token, false)),
   );
@@ -39,9 +48,10 @@ export function registerLinkPageRoutes(r: Routers): void {
       description:
         'Turns e-mail off for the parent the link was sent to (their `channels.email`), audited as `preference.update`; again: the same page. ' +
         `Mail clients send \`List-Unsubscribe=One-Click\`; the confirmation page's button sends the same. ${pageHeaders}`,
-      body: z.object({ 'List-Unsubscribe': z.string().max(100).optional().describe('One-Click') }),
+      // The link alone decides: whatever the field holds (mail clients send One-Click), an unknown token is the 404 page.
+      body: z.object({ 'List-Unsubscribe': z.unknown().optional().describe('One-Click; any value, or none, is taken') }),
       example: { 'List-Unsubscribe': 'One-Click' },
-      produces: { type: html, description: 'Unsubscribed', example: exampleOf('unsubscribed'), headers: pageHeaderList, errors: { 404: missing } },
+      produces: { type: html, description: 'Unsubscribed', example: exampleOf('unsubscribed'), headers: pageHeaderList, errors: refused },
     },
     async ({ ctx, params, res }) => sendLinkPage(res, await unsubscribePage(ctx, params.token, true)),
   );
@@ -51,7 +61,7 @@ export function registerLinkPageRoutes(r: Routers): void {
       description:
         'The link of the verification e-mail sent when a parent sets their address in the app (`PUT /parent-app/profile`): marks the address verified, ' +
         `audited as \`parent.update\`; opened again while it works, the same page. 7 days; a link for an address since replaced is unknown. ${pageHeaders}`,
-      produces: { type: html, description: 'The address is verified', example: exampleOf('verified'), headers: pageHeaderList, errors: { 404: missing } },
+      produces: { type: html, description: 'The address is verified', example: exampleOf('verified'), headers: pageHeaderList, errors: refused },
     },
     async ({ ctx, params, res }) => sendLinkPage(res, await verifyEmailPage(ctx, params.token)),
   );

@@ -49,6 +49,14 @@ export async function createLinks(publicAppUrl: string, links: NewLink[], now: D
   return links.map((l, i) => `${publicAppUrl}${linkPath[l.kind]}${secrets[i]}${l.schoolId}`);
 }
 
+/**
+ * Ends a parent's address verification links: their address changed, so each was for one since
+ * replaced, even if the parent gives that address again later (a new link is sent then).
+ */
+export async function endVerificationLinks(schoolId: string, parentId: number, transaction: Transaction): Promise<void> {
+  await LinkToken.destroy({ where: { school_id: schoolId, parent_id: parentId, kind: 'verify' }, transaction, hooks: false });
+}
+
 /** The link a token names, while it works (unknown, of another kind or expired: null). */
 export async function findLink(token: string, kind: LinkKind, now = new Date()): Promise<LinkToken | null> {
   const parsed = parseLinkToken(token);

@@ -11,7 +11,9 @@ import { setChannel } from './opt-out.js';
 export type LinkPage =
   | { status: 200; page: 'post'; school: string; title: string; text: string; date: string | null; label: string }
   | { status: 200; page: 'unsubscribe' | 'unsubscribed' | 'verified'; school: string; email?: string }
-  | { status: 404 | 410; page: 'missing' | 'gone'; school?: string };
+  | { status: 404 | 410; page: 'missing' | 'gone'; school?: string }
+  /** A request the page could not take (a body it cannot read, too many requests): the reason in words. */
+  | { status: number; page: 'refused'; message: string };
 
 const missing: LinkPage = { status: 404, page: 'missing' };
 const asParent = (parentId: number) => ({ actorType: 'parent' as const, actorId: String(parentId), actorName: null });

@@ -8,6 +8,7 @@ import { email } from '../schemas.js';
 import { parseInput } from '../validation.js';
 import { recordAudit } from '../audit/audit.js';
 import { VERIFICATION_EVENT } from '../delivery/compose.js';
+import { endVerificationLinks } from '../delivery/links.js';
 
 export const profileInput = z.object({
   email: email().nullable().describe('A new address replaces the one on file, unverified until its link is opened; null removes it'),
@@ -64,6 +65,7 @@ export async function updateParentProfile(ctx: AppContext, principal: Principal,
   await ctx.db.sequelize.transaction(async (transaction) => {
     const key = { id: principal.userId, school: principal.schoolId, now: new Date() };
     await writeIn(ctx.db, transaction, 'UPDATE parents SET email = :email, unverified_email = :email, updated_at = :now WHERE id = :id AND school_id = :school', { ...key, email: next });
+    await endVerificationLinks(principal.schoolId, principal.userId, transaction);
     await recordAudit([{
       schoolId: principal.schoolId, action: 'parent.update', entityType: 'parent', entityId: principal.userId,
       changes: { email: [before.email ?? null, next], ...(emailVerified(before) ? { email_verified: [true, false] } : {}) },
