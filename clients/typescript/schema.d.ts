@@ -18119,7 +18119,16 @@ export interface operations {
                     "text/html; charset=utf-8": string;
                 };
             };
-            400: components["responses"]["E400"];
+            /** @description A body that cannot be read: an HTML page saying so */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
             /** @description Unknown or expired link: an HTML page saying so */
             404: {
                 headers: {
@@ -18140,10 +18149,46 @@ export interface operations {
                     "text/html; charset=utf-8": string;
                 };
             };
-            413: components["responses"]["E413"];
-            429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            /** @description A body over 1 MiB: an HTML page saying so */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            /** @description Too many requests from this address (`Retry-After`): an HTML page saying so */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            /** @description A failure on our side: an HTML page saying so */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            /** @description The service is unavailable for now (`Retry-After`): an HTML page saying so */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
         };
     };
     getUToken: {
@@ -18207,7 +18252,16 @@ export interface operations {
                     "text/html; charset=utf-8": string;
                 };
             };
-            400: components["responses"]["E400"];
+            /** @description A body that cannot be read: an HTML page saying so */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
             /** @description Unknown or expired link: an HTML page saying so */
             404: {
                 headers: {
@@ -18218,10 +18272,46 @@ export interface operations {
                     "text/html; charset=utf-8": string;
                 };
             };
-            413: components["responses"]["E413"];
-            429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            /** @description A body over 1 MiB: an HTML page saying so */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            /** @description Too many requests from this address (`Retry-After`): an HTML page saying so */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            /** @description A failure on our side: an HTML page saying so */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            /** @description The service is unavailable for now (`Retry-After`): an HTML page saying so */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
         };
     };
     postUToken: {
@@ -18245,8 +18335,8 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    /** @description One-Click */
-                    "List-Unsubscribe"?: string;
+                    /** @description One-Click; any value, or none, is taken */
+                    "List-Unsubscribe"?: unknown;
                 };
             };
         };
@@ -18296,7 +18386,16 @@ export interface operations {
                     "text/html; charset=utf-8": string;
                 };
             };
-            400: components["responses"]["E400"];
+            /** @description A body that cannot be read: an HTML page saying so */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
             /** @description Unknown or expired link: an HTML page saying so */
             404: {
                 headers: {
@@ -18307,10 +18406,46 @@ export interface operations {
                     "text/html; charset=utf-8": string;
                 };
             };
-            413: components["responses"]["E413"];
-            429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            /** @description A body over 1 MiB: an HTML page saying so */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            /** @description Too many requests from this address (`Retry-After`): an HTML page saying so */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            /** @description A failure on our side: an HTML page saying so */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            /** @description The service is unavailable for now (`Retry-After`): an HTML page saying so */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
         };
     };
     getEToken: {
@@ -18373,7 +18508,16 @@ export interface operations {
                     "text/html; charset=utf-8": string;
                 };
             };
-            400: components["responses"]["E400"];
+            /** @description A body that cannot be read: an HTML page saying so */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
             /** @description Unknown or expired link: an HTML page saying so */
             404: {
                 headers: {
@@ -18384,10 +18528,46 @@ export interface operations {
                     "text/html; charset=utf-8": string;
                 };
             };
-            413: components["responses"]["E413"];
-            429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            /** @description A body over 1 MiB: an HTML page saying so */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            /** @description Too many requests from this address (`Retry-After`): an HTML page saying so */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            /** @description A failure on our side: an HTML page saying so */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            /** @description The service is unavailable for now (`Retry-After`): an HTML page saying so */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
         };
     };
     postWebhooksTwilioStatus: {
