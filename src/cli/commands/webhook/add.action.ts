@@ -3,7 +3,7 @@ import { schoolIdField } from '../../../services/schemas.js';
 import { operatorPrincipal } from '../../../services/access/guards.js';
 import { createWebhook, newWebhookInput, webhookEventChoices } from '../../../services/webhooks/webhooks.js';
 import { assertSchool } from '../../lookups.js';
-import { asFlagError, type Action } from '../../runtime.js';
+import type { Action } from '../../runtime.js';
 
 export interface WebhookAddFlags {
   school?: string;
@@ -22,10 +22,7 @@ export const action: Action<WebhookAddFlags> = async (cli, flags) => {
   const events = await cli.need(flags.events, { flag: '--events', message: 'Events, comma-separated (* for every event)', schema: eventList });
   const ctx = await cli.context();
   await assertSchool(schoolId);
-  // Where the URL's host resolves the service judges: a refused address is still a bad flag.
-  const webhook = await createWebhook(ctx, operatorPrincipal(schoolId), { url, events }).catch((err: unknown) => {
-    throw asFlagError(err, 'url', '--url');
-  });
+  const webhook = await createWebhook(ctx, operatorPrincipal(schoolId), { url, events });
   return {
     data: webhook,
     lines: [
