@@ -21,15 +21,6 @@ export const EXIT = { ok: 0, refused: 1, usage: 2 } as const;
 /** A flag missing or malformed (or a bad setting): exit code 2, and the message names the flag. */
 export class UsageError extends Error {}
 
-/**
- * The service's refusal of one field given by a flag (a phone or an address it judges, say) is a bad
- * flag: exit 2 naming it. Any other error passes as it is.
- */
-export function asFlagError(err: unknown, field: string, flag: string): unknown {
-  const bad = err instanceof AppError && Array.isArray(err.details) ? (err.details as Array<{ field: string; message: string }>).find((d) => d.field === field) : undefined;
-  return bad ? new UsageError(`Invalid ${flag}: ${bad.message}`) : err;
-}
-
 /** The file `--out` names, opened for writing: one it cannot be (no such folder, a folder, no right to write) is a bad flag. */
 export async function openOut(file: string): Promise<FileHandle> {
   try {

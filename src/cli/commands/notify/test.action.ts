@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { AppError, type FieldError } from '../../../errors.js';
 import { schoolIdField } from '../../../services/schemas.js';
 import { closePushProvider } from '../../../push/providers.js';
 import { operatorPrincipal } from '../../../services/access/guards.js';
 import { sendTestMessage } from '../../../services/diagnostics/diagnostics.js';
 import { assertSchool } from '../../lookups.js';
-import { asFlagError, type Action } from '../../runtime.js';
+import { UsageError, type Action } from '../../runtime.js';
 
 export interface NotifyTestFlags {
   school?: string;
@@ -29,7 +30,9 @@ export const action: Action<NotifyTestFlags> = async (cli, flags) => {
     result = await sendTestMessage(ctx, operatorPrincipal(schoolId), { channel, to });
   } catch (err) {
     // Whether --to is a phone or an address the service decides (a phone is read with the school's country): still a bad flag.
-    throw asFlagError(err, 'to', '--to');
+    const bad = err instanceof AppError && Array.isArray(err.details) ? (err.details as FieldError[]).find((d) => d.field === 'to') : undefined;
+    if (bad) throw new UsageError(`Invalid --to: ${bad.message}`);
+    throw err;
   } finally {
     await closePushProvider(ctx);
   }
