@@ -170,6 +170,11 @@ describe("a post's web page", () => {
     const fam = await family();
     const id = await notice(fam.child, 'Science fair <script>steal()</script>', 'Stalls open at 9.\n\nParents welcome.');
     const mail = await delivered();
+    // A link checker's look (HEAD) answers as the page does and is nobody's read.
+    const look = await t.api.head(linkIn(mail, '/v/'));
+    expect(look.status).toBe(200);
+    pageHeaders(look);
+    expect(await Read.count({ where: { school_id: a.schoolId, entity_type: 'noticeboard', entity_id: id } })).toBe(0);
     const res = await t.api.get(linkIn(mail, '/v/'));
     expect(res.status).toBe(200);
     pageHeaders(res);
@@ -329,6 +334,8 @@ describe("a parent's own e-mail address", () => {
     expect(mailbox.mails.length).toBe(mails);
 
     const verify = linkIn(verification, '/e/');
+    expect((await t.api.head(verify)).status).toBe(200);
+    expect((await t.api.get('/parent-app/profile').set(bearer(token))).body.data).toMatchObject({ email: 'ravi.rao@example.org', email_verified: false });
     const page = await t.api.get(verify);
     expect(page.status).toBe(200);
     pageHeaders(page);

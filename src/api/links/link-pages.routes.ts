@@ -29,10 +29,10 @@ export function registerLinkPageRoutes(r: Routers): void {
       description:
         'The activity or notice an SMS or e-mail told the family about (or the staff reply to their request), readable on a phone without the app: ' +
         'the school\'s name, the title, the text (HTML-escaped) and its date in the school\'s time zone. Opening the page of an activity or a notice ' +
-        `records that parent's read (the first read is kept). A link works for 30 days from its message. ${pageHeaders}`,
+        `records that parent's read (the first read is kept); \`HEAD\`, as link checkers send, records nothing. A link works for 30 days from its message. ${pageHeaders}`,
       produces: { type: html, description: 'The post', example: examplePost, headers: pageHeaderList, errors: { ...refused, 410: 'The post was deleted, or is no longer for this family: no read is recorded' } },
     },
-    async ({ ctx, params, res }) => sendLinkPage(res, await postPage(ctx, params.token)),
+    async ({ ctx, params, req, res }) => sendLinkPage(res, await postPage(ctx, params.token, req.method === 'GET')),
   );
   r.root.publicRoute(
     {
@@ -60,9 +60,9 @@ export function registerLinkPageRoutes(r: Routers): void {
       method: 'get', path: '/e/:token', auth: false, params: tokenParam, summary: 'Confirm a parent\'s e-mail address',
       description:
         'The link of the verification e-mail sent when a parent sets their address in the app (`PUT /parent-app/profile`): marks the address verified, ' +
-        `audited as \`parent.update\`; opened again while it works, the same page. 7 days; a link for an address since replaced is unknown. ${pageHeaders}`,
+        `audited as \`parent.update\`; opened again while it works, the same page; \`HEAD\` verifies nothing. 7 days; a link for an address since replaced is unknown. ${pageHeaders}`,
       produces: { type: html, description: 'The address is verified', example: exampleOf('verified'), headers: pageHeaderList, errors: refused },
     },
-    async ({ ctx, params, res }) => sendLinkPage(res, await verifyEmailPage(ctx, params.token)),
+    async ({ ctx, params, req, res }) => sendLinkPage(res, await verifyEmailPage(ctx, params.token, req.method === 'GET')),
   );
 }

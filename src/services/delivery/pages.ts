@@ -32,9 +32,9 @@ const dayIn = (value: unknown, zone: string) => {
  * A post's web page (`/v/<token>`): the activity or notice as its parent may see it now, or the
  * staff reply to their request. Opening an activity's or a notice's page is that parent's read of it
  * (the first read kept). An item deleted since, or no longer the family's to see, is gone (410) and
- * no read is recorded.
+ * no read is recorded. A look without opening (`HEAD`, as link checkers send) records nothing.
  */
-export async function postPage(ctx: AppContext, token: string): Promise<LinkPage> {
+export async function postPage(ctx: AppContext, token: string, opened = true): Promise<LinkPage> {
   const link = await findLink(token, 'view');
   if (!link) return missing;
   const school = await schoolOf(ctx, link.school_id);
@@ -57,7 +57,7 @@ export async function postPage(ctx: AppContext, token: string): Promise<LinkPage
     : 'SELECT notice_title AS title, notice_desc AS text, published_at FROM notices WHERE id = :id AND school_id = :school';
   const [item] = await ctx.db.select<{ title: string; text: string | null; published_at: unknown }>(sql, { id, school: link.school_id });
   if (!item) return gone;
-  await recordRead(ctx, link.school_id, parentId, type, id, asParent(parentId));
+  if (opened) await recordRead(ctx, link.school_id, parentId, type, id, asParent(parentId));
   return {
     status: 200, page: 'post', school: school.name, title: item.title, text: item.text ?? '', date: dayIn(item.published_at, school.timezone),
     label: type === 'activity' ? 'Activity' : 'Notice',
@@ -81,14 +81,15 @@ export async function unsubscribePage(ctx: AppContext, token: string, confirm: b
 /**
  * An address's verification link (`/e/<token>`): marks the parent's address verified, while it is
  * still the one on file; opened again, the same page. One since replaced is as unknown as a wrong token.
+ * A look without opening (`HEAD`) answers the same and verifies nothing.
  */
-export async function verifyEmailPage(ctx: AppContext, token: string): Promise<LinkPage> {
+export async function verifyEmailPage(ctx: AppContext, token: string, opened = true): Promise<LinkPage> {
   const link = await findLink(token, 'verify');
   if (!link?.email) return missing;
   const parentId = Number(link.parent_id);
   const [parent] = await ctx.db.select<{ email: string | null }>('SELECT email FROM parents WHERE id = :id AND school_id = :school', { id: parentId, school: link.school_id });
   if (!parent || parent.email !== link.email) return missing;
-  await ctx.db.sequelize.transaction(async (transaction) => {
+  if (opened) await ctx.db.sequelize.transaction(async (transaction) => {
     const verified = await writeIn(ctx.db, transaction,
       'UPDATE parents SET unverified_email = NULL, updated_at = :now WHERE id = :id AND school_id = :school AND email = :email AND unverified_email = :email',
       { id: parentId, school: link.school_id, email: link.email, now: new Date() },
