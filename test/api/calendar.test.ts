@@ -267,6 +267,8 @@ describe('the calendar feed', () => {
 
   it('answers 404 for an unknown token, a replaced or revoked one, and a suspended school', async () => {
     expectError(await t.api.get('/calendar/not-a-real-token.ics'), 404, 'NOT_FOUND');
+    // A token that cannot even be percent-decoded is as unknown as any other.
+    expectError(await t.api.get('/calendar/%E0%A4%A.ics'), 404, 'NOT_FOUND');
     const replaced = (await t.api.post('/parent-app/calendar/feed').set(bearer(grade6.token))).body.data.url as string;
     expect((await fetchFeed(replaced)).status).toBe(200);
     const fresh = (await t.api.post('/parent-app/calendar/feed').set(bearer(grade6.token))).body.data.url as string;

@@ -140,6 +140,9 @@ describe('refusals', () => {
       signedFileUrl(t.ctx.config, photo.id, 'file', Date.now() - 3601_000),
       `https://school.example.org/files/999999?${query(photo.url).toString()}`,
       `https://school.example.org/files/not-a-number?${query(photo.url).toString()}`,
+      // An id that cannot even be percent-decoded is no URL we gave out either.
+      `https://school.example.org/files/%E0%A4%A?${query(photo.url).toString()}`,
+      `https://school.example.org/files/%E0%A4%A/thumbnail?${query(photo.thumbnail_url).toString()}`,
     ];
     for (const url of bad) {
       const res = await fetchFile(t, url);

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { BaseError, ConnectionError, DatabaseError, TimeoutError, UniqueConstraintError, ValidationError as SequelizeValidationError } from 'sequelize';
-import { AppError } from '../../errors.js';
+import { AppError, notFound } from '../../errors.js';
+import { invalidFileLink } from '../../services/attachments/serving.js';
 import { allModels } from '../../models/index.js';
 
 const uniqueMessages: Record<string, string> = {
@@ -73,8 +74,18 @@ export function errorBody(err: AppError) {
   };
 }
 
+/**
+ * A secret in the path that cannot even be percent-decoded is none we gave out: a calendar feed's
+ * token is unknown (404) and a file URL's signature does not hold (403), as for any other wrong one.
+ */
+function undecodableSecret(path: string): AppError | undefined {
+  if (path.startsWith('/calendar/')) return notFound('Calendar');
+  if (path.startsWith('/files/')) return invalidFileLink();
+  return undefined;
+}
+
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
-  const appError = toAppError(err);
+  const appError = (err instanceof URIError && undecodableSecret(req.path)) || toAppError(err);
   if (appError.status >= 500) (req.log ?? console).error({ err }, 'request failed');
   if (res.headersSent) return;
   for (const [k, v] of Object.entries(appError.headers ?? {})) res.setHeader(k, v);

@@ -32,9 +32,12 @@ interface FileRow {
  * unknown, deleted, or a thumbnail a PDF does not have). The URL is the permission: no token, no
  * school, so the lookup is by id alone.
  */
+/** A file URL whose signature does not hold, or that is no URL we gave out. */
+export const invalidFileLink = () => forbidden('This file link is not valid or has expired; ask for the item again');
+
 export async function fileToServe(ctx: AppContext, idText: string, variant: FileVariant, query: { exp?: unknown; sig?: unknown }): Promise<ServedFile> {
   const left = verifyFileUrl(ctx.config, idText, variant, query.exp, query.sig);
-  if (left === null) throw forbidden('This file link is not valid or has expired; ask for the item again');
+  if (left === null) throw invalidFileLink();
   const [row] = await ctx.db.select<FileRow>(
     'SELECT name, content_type, size, sha256, thumbnail_size, thumbnail_sha256, storage_key FROM attachments WHERE id = :id AND deleted_at IS NULL',
     { id: Number(idText) },
