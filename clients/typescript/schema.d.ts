@@ -2651,7 +2651,7 @@ export interface paths {
         };
         /**
          * A post's web page, from an SMS or an e-mail
-         * @description The activity or notice an SMS or e-mail told the family about (or the staff reply to their request), readable on a phone without the app: the school's name, the title, the text (HTML-escaped) and its date in the school's time zone. Opening the page of an activity or a notice records that parent's read (the first read is kept). A link works for 30 days from its message. Every answer of these pages, errors included, is `text/html; charset=utf-8` with `Cache-Control: no-store`, `X-Robots-Tag: noindex`, `Referrer-Policy: no-referrer` and a `Content-Security-Policy` that allows no script.
+         * @description The activity or notice an SMS or e-mail told the family about (or the staff reply to their request), readable on a phone without the app: the school's name, the title, the text (HTML-escaped) and its date in the school's time zone. Opening the page of an activity or a notice records that parent's read (the first read is kept); `HEAD`, as link checkers send, records nothing. A link works for 30 days from its message. Every answer of these pages, errors included, is `text/html; charset=utf-8` with `Cache-Control: no-store`, `X-Robots-Tag: noindex`, `Referrer-Policy: no-referrer` and a `Content-Security-Policy` that allows no script.
          *
          *     **Access:** public, no token. Rate limited per client IP.
          */
@@ -2701,7 +2701,7 @@ export interface paths {
         };
         /**
          * Confirm a parent's e-mail address
-         * @description The link of the verification e-mail sent when a parent sets their address in the app (`PUT /parent-app/profile`): marks the address verified, audited as `parent.update`; opened again while it works, the same page. 7 days; a link for an address since replaced is unknown. Every answer of these pages, errors included, is `text/html; charset=utf-8` with `Cache-Control: no-store`, `X-Robots-Tag: noindex`, `Referrer-Policy: no-referrer` and a `Content-Security-Policy` that allows no script.
+         * @description The link of the verification e-mail sent when a parent sets their address in the app (`PUT /parent-app/profile`): marks the address verified, audited as `parent.update`; opened again while it works, the same page; `HEAD` verifies nothing. 7 days; a link for an address since replaced is unknown. Every answer of these pages, errors included, is `text/html; charset=utf-8` with `Cache-Control: no-store`, `X-Robots-Tag: noindex`, `Referrer-Policy: no-referrer` and a `Content-Security-Policy` that allows no script.
          *
          *     **Access:** public, no token. Rate limited per client IP.
          */
