@@ -5,11 +5,23 @@ import { fieldLabel } from './locale.js';
 
 type Labels = (field: string) => string;
 
-/** The label a field has on the action's resource, as its form shows it. */
-function labelsOf(context: ActionContext | undefined): Labels {
+/**
+ * The label a field has on the action's page: a form action's own field ("New PIN", without its
+ * "(optional)"), else the resource's, as its form shows it.
+ */
+function labelsOf(context: ActionContext | undefined, ownLabels: Map<string, string>): Labels {
   const resourceId = context?.resource?._decorated?.id() ?? context?.resource?.id() ?? null;
-  return (field) => fieldLabel(resourceId, field);
+  return (field) => ownLabels.get(field) ?? fieldLabel(resourceId, field);
 }
+
+/** A form action's own fields (Reply, Reset PIN) by name, each with its label. */
+function ownFieldsOf(context: ActionContext | undefined): Map<string, string> {
+  const own = (context?.action?.custom?.().fields ?? []) as Array<{ name: string; label: string }>;
+  return new Map(own.map((f) => [f.name, f.label.replace(/\s*\(optional\)$/, '')]));
+}
+
+/** Actions whose page has no form: a refusal there is a notice saying why, under no field. */
+const formless = new Set(['delete', 'bulkDelete']);
 
 /** The values a field allows, by their labels on its form, for "must be one of". */
 function allowedOf(context: ActionContext | undefined, field: string, codes: string[]): string[] {
@@ -40,7 +52,8 @@ export function officeWords(message: string, allowed: (codes: string[]) => strin
     [/^must be one of ([\w.]+(?:, [\w.]+)+)$/, (m) => `must be one of ${either(allowed(m[1]!.split(', ')))}`],
     [/^Invalid option: expected one of (.+)$/, (m) => `must be one of ${either(allowed([...m[1]!.matchAll(/"([^"]*)"/g)].map((v) => v[1]!)))}`],
     [/^Invalid email address/, () => 'is not a valid e-mail address'],
-    [/^Invalid (ISO )?date/, () => 'is not a valid date (year-month-day)'],
+    [/^(Invalid (ISO )?date|must be a date YYYY-MM-DD)/, () => 'is not a valid date (year-month-day)'],
+    [/^Unrecognized keys?: (.+)$/, (m) => `cannot include ${m[1]!.replace(/"/g, '')}`],
     [/^Invalid (ISO )?datetime/, () => 'is not a valid date and time'],
     [/^Invalid (string|input)/, () => 'is not in the form expected'],
   ];
@@ -63,17 +76,19 @@ const withLabels = (message: string, labels: Labels) => message.replace(/\b[a-z]
  */
 export function consoleError(err: unknown, context?: ActionContext): Error {
   if (!(err instanceof AppError)) return err as Error;
-  const labels = labelsOf(context);
+  const ownFields = ownFieldsOf(context);
+  const labels = labelsOf(context, ownFields);
   if (err.code === 'NOT_FOUND') return new NotFoundError(withLabels(err.message, labels), 'Action#handler');
   if (err.code === 'FORBIDDEN') return new ForbiddenError(withLabels(err.message, labels));
   const fields = (Array.isArray(err.details) ? err.details : []) as Array<{ field?: string; message?: string }>;
   const named = fields.filter((d) => typeof d.field === 'string' && typeof d.message === 'string') as Array<{ field: string; message: string }>;
-  if (named.length > 0) {
+  if (named.length > 0 && !formless.has(context?.action?.name ?? '')) {
     const errors: Record<string, { message: string; type: string }> = {};
     for (const d of named) {
-      // A nested field (rbac.students, addresses.0.city) is shown on the form's field that holds it.
-      const field = context?.resource?._decorated?.getPropertyByKey(d.field) ? d.field : d.field.split('.')[0]!;
-      const sentence = `${labels(d.field)} ${withLabels(officeWords(d.message, (codes) => allowedOf(context, field, codes)), labels)}`;
+      // A nested field (rbac.students, addresses.0.city, a form action's attachment_ids.0) is shown on the form's field that holds it.
+      const root = d.field.split('.')[0]!;
+      const field = !ownFields.has(root) && context?.resource?._decorated?.getPropertyByKey(d.field) ? d.field : root;
+      const sentence = `${labels(ownFields.has(root) ? root : d.field)} ${withLabels(officeWords(d.message, (codes) => allowedOf(context, field, codes)), labels)}`;
       errors[field] = { message: errors[field] ? `${errors[field].message} ${sentence}` : sentence, type: err.code };
     }
     const summary = [...new Set(Object.values(errors).map((e) => e.message))].map((m) => (/[.!?]$/.test(m) ? m : `${m}.`)).join(' ');

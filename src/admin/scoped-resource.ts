@@ -150,6 +150,9 @@ export class ScopedResource extends SequelizeResource {
         where.push(values.length > 1 && values.every((v) => allowed.includes(v)) ? { [name]: { [Op.in]: values } } : { [name]: text });
       } else if (property.isId()) {
         where.push({ [name]: text });
+      } else if (decorated?.options.custom?.pick && text !== '') {
+        // Picked from the school's designations or grades: that one, not every name holding its words ("Class Teacher" for "Teacher").
+        where.push(Sequelize.where(Sequelize.fn('lower', Sequelize.col(name)), text.toLowerCase()));
       } else if (text !== '') {
         where.push(Sequelize.where(Sequelize.fn('instr', Sequelize.fn('lower', Sequelize.col(name)), text.toLowerCase()), Op.gt, 0));
       }

@@ -26,7 +26,7 @@ export const schoolIdField = () => z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0
 export const date = () =>
   z
     .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date YYYY-MM-DD', abort: true })
     .refine((v) => !Number.isNaN(Date.parse(v)) && new Date(v).toISOString().startsWith(v), 'is not a real date')
     .meta({ format: 'date' });
 export const timestamp = () => z.string().meta({ format: 'date-time', description: 'ISO 8601 timestamp in UTC' });

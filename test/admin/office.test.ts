@@ -163,7 +163,7 @@ describe("A write-to request's page", () => {
     const p = await parent(t.ctx, a.schoolId);
     const thread = await WriteToRequest.create({ school_id: a.schoolId, parent_id: p.id, type: 'query', subject: 'Empty', message: 'Hello' });
     const res = await sa.perform('write_to_requests', thread.id, 'reply', { message: '   ' });
-    expect(res.body.record.errors.message.message).toBe('Message is required');
+    expect(res.body.record.errors.message.message).toBe('Reply is required');
     expect(await WriteToReply.count({ where: { write_to_id: thread.id } })).toBe(0);
   });
 });
