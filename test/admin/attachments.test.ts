@@ -117,6 +117,11 @@ describe('items with files', () => {
 
     const s = await staffMember(a.schoolId);
     const entry = (await t.api.post('/teachers-app/diary').set(bearer(await staffLogin(t, s.phone, s.pin, a.schoolId))).send({ grade: '5', title: 'Worksheet' })).body.data.id;
+    // A Files value that names no upload is refused on its field, as on an activity.
+    const malformed = await api.edit('diary_entries', entry, { attachment_ids: 'abc' });
+    expect(malformed.status).toBe(200);
+    expect(noticeOf(malformed)?.type).toBe('error');
+    expect(Object.keys(malformed.body.record.errors)).toEqual(['attachment_ids']);
     const sheet = await uploaded('diary_entries', pdf('worksheet'), 'worksheet.pdf');
     expect(noticeOf(await api.edit('diary_entries', entry, { attachment_ids: String(sheet.id) }))?.type).toBe('success');
     expect(attachmentsOf((await api.show('diary_entries', entry)).body.record.params).map((f) => f.id)).toEqual([sheet.id]);
@@ -131,6 +136,11 @@ describe('write-to requests', () => {
     const note = (await upload(t, 'parent-app', token, await cameraJpeg(160, 120), 'note.jpg')).body.data;
     const thread = (await t.api.post('/parent-app/write-to').set(bearer(token)).send({ student_id: child, type: 'query', message: 'See the note', attachment_ids: [note.id] })).body.data.id;
     const answer = await uploaded('write_to_requests', pdf('answer'), 'answer.pdf');
+    // A file already attached elsewhere is refused on the page's Files field, in its name.
+    const refused = await api.perform('write_to_requests', thread, 'reply', { message: 'Received', attachment_ids: String(note.id) });
+    expect(noticeOf(refused)?.type).toBe('error');
+    expect(Object.keys(refused.body.record.errors)).toEqual(['attachment_ids']);
+    expect(refused.body.record.errors.attachment_ids.message).toMatch(/^Files /);
     const replied = await api.perform('write_to_requests', thread, 'reply', { message: 'Received, thank you', attachment_ids: String(answer.id) });
     expect(noticeOf(replied)?.type).toBe('success');
     const entries = (await api.show('write_to_requests', thread)).body.record.params;

@@ -1,4 +1,5 @@
 import { QueryTypes, type Transaction } from 'sequelize';
+import { z } from 'zod';
 import type { AppContext, Principal } from '../../context.js';
 import { day, iso } from '../../db.js';
 import { badRequest, fieldError, forbidden, notFound } from '../../errors.js';
@@ -6,9 +7,11 @@ import { DiaryEntry, Grade, Student } from '../../models/index.js';
 import { hasPermission, requirePermission } from '../access/guards.js';
 import { assertAssigned, assertChildOf, childIds } from '../access/scope.js';
 import { attachmentsOf, type AttachmentView } from '../attachments/attachments.js';
-import { applyAttachments, planAttachments } from '../attachments/attaching.js';
+import { applyAttachments, attachmentIdsInput, planAttachments } from '../attachments/attaching.js';
 import { deleteAttachmentsOfItems } from '../attachments/removal.js';
 import { offsetOf, type PageRequest } from '../pagination.js';
+import { date, id, longText, title } from '../schemas.js';
+import { parseInput } from '../validation.js';
 
 export interface DiaryView {
   id: number;
@@ -51,17 +54,20 @@ const COLUMNS = `d.id, d.school_id, d.staff_id, st.name AS author_name, d.grade,
 const FROM = 'FROM diary_entries d LEFT JOIN staff st ON st.id = d.staff_id AND st.school_id = d.school_id';
 const SELECT = `SELECT ${COLUMNS} ${FROM}`;
 
-export interface DiaryInput {
-  grade?: string | null;
-  student_id?: number | null;
-  title: string;
-  description?: string | null;
-  due_date?: string | null;
+export const diaryGrade = () => z.string().trim().min(1).max(60);
+const diaryFields = {
+  grade: diaryGrade().nullable().optional().describe('A grade of the school; give exactly one of grade and student_id'),
+  student_id: id().nullable().optional().describe('A student assigned to the caller; give exactly one of grade and student_id'),
+  description: longText().nullable().optional(),
+  due_date: date().nullable().optional(),
   /** Uploads to attach, in order (CONTRACT.md section 25); on a change, the whole new set. */
-  attachment_ids?: number[];
-}
-
-export type DiaryChanges = Partial<DiaryInput>;
+  attachment_ids: attachmentIdsInput.optional(),
+};
+/** Read here, not only by the REST route: the console and the command line send their input through these too. */
+export const newDiarySchema = z.object({ ...diaryFields, title: title() });
+export const diaryChangesSchema = z.object({ ...diaryFields, title: title().optional() });
+export type DiaryInput = z.input<typeof newDiarySchema>;
+export type DiaryChanges = z.input<typeof diaryChangesSchema>;
 
 /** The rows as views with their attachments, read in one query for the page. */
 async function views(ctx: AppContext, schoolId: string, rows: DiaryRow[], transaction?: Transaction): Promise<DiaryView[]> {
@@ -98,13 +104,6 @@ async function target(principal: Principal, grade: string | null | undefined, st
   return { grade: null, student_id: studentId! };
 }
 
-/** Titles are checked here too, for the console and the command line. */
-function diaryTitle(value: string): string {
-  const title = value.trim();
-  if (title.length === 0 || title.length > 200) throw fieldError('title', 'must be 1 to 200 characters');
-  return title;
-}
-
 async function findView(ctx: AppContext, schoolId: string, id: number, transaction?: Transaction): Promise<DiaryView> {
   const [row] = await ctx.db.sequelize.query<DiaryRow>(`${SELECT} WHERE d.id = :id AND d.school_id = :school AND d.deleted_status = 0`, {
     replacements: { id, school: schoolId }, type: QueryTypes.SELECT, transaction,
@@ -115,15 +114,15 @@ async function findView(ctx: AppContext, schoolId: string, id: number, transacti
 }
 
 /** A staff member's diary entry (homework or a class note) for a grade or one of their students, with its attachments. */
-export async function createDiaryEntry(ctx: AppContext, principal: Principal, input: DiaryInput): Promise<DiaryView> {
+export async function createDiaryEntry(ctx: AppContext, principal: Principal, given: DiaryInput): Promise<DiaryView> {
   requirePermission(principal, 'diary.create');
   if (principal.type !== 'staff') throw forbidden('Diary entries are written by staff');
+  const input = parseInput(newDiarySchema, given);
   const aim = await target(principal, input.grade, input.student_id);
-  const title = diaryTitle(input.title);
   return ctx.db.sequelize.transaction(async (transaction) => {
     const files = input.attachment_ids && (await planAttachments(ctx, principal, input.attachment_ids, null, transaction));
     const entry = await DiaryEntry.create({
-      school_id: principal.schoolId, staff_id: principal.userId, ...aim, title,
+      school_id: principal.schoolId, staff_id: principal.userId, ...aim, title: input.title,
       description: input.description ?? null, due_date: input.due_date ?? null, ...(files ? { attachment_ids: files.ids } : {}),
     }, { transaction });
     if (files) await applyAttachments(ctx, principal, files, { type: 'diary', id: entry.id }, transaction);
@@ -141,12 +140,13 @@ export async function assertDiaryEntryEditable(principal: Principal, id: number)
 }
 
 /** Changes an entry; naming grade or student_id retargets it, again to exactly one of the two; `attachment_ids` replaces its attachments. */
-export async function updateDiaryEntry(ctx: AppContext, principal: Principal, id: number, changes: DiaryChanges): Promise<DiaryView> {
+export async function updateDiaryEntry(ctx: AppContext, principal: Principal, id: number, given: DiaryChanges): Promise<DiaryView> {
   await assertDiaryEntryEditable(principal, id);
+  const changes = parseInput(diaryChangesSchema, given);
   const retarget = changes.grade !== undefined || changes.student_id !== undefined;
   const values = {
     ...(retarget ? await target(principal, changes.grade, changes.student_id) : {}),
-    ...(changes.title !== undefined ? { title: diaryTitle(changes.title) } : {}),
+    ...(changes.title !== undefined ? { title: changes.title } : {}),
     ...(changes.description !== undefined ? { description: changes.description } : {}),
     ...(changes.due_date !== undefined ? { due_date: changes.due_date } : {}),
   };
