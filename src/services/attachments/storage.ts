@@ -51,9 +51,9 @@ async function bounded<T>(ms: number, work: (signal: AbortSignal) => Promise<T>)
     return await Promise.race([work(controller.signal), timedOut]);
   } catch (err) {
     if (err instanceof AppError) throw err;
-    // A store that refuses the connection or answers 5xx is as unavailable as a silent one.
-    if (!isServiceAnswer(err) || (err.$metadata.httpStatusCode ?? 500) >= 500) throw Object.assign(storeUnavailable(), { cause: err });
-    throw err;
+    // A store that refuses the connection, answers 5xx or refuses us (credentials, a policy) is as
+    // unavailable as a silent one: the request was not the client's mistake.
+    throw Object.assign(storeUnavailable(), { cause: err });
   } finally {
     clearTimeout(timer);
   }
@@ -63,7 +63,7 @@ async function bounded<T>(ms: number, work: (signal: AbortSignal) => Promise<T>)
  * An error the store answered (the SDK's S3ServiceException, told by its fields: the SDK is loaded
  * only when S3 is configured).
  */
-function isServiceAnswer(err: unknown): err is { $fault: string; $metadata: { httpStatusCode?: number } } {
+function isServiceAnswer(err: unknown): err is { name: string; $fault: string; $metadata: { httpStatusCode?: number } } {
   return typeof err === 'object' && err !== null && '$fault' in err && typeof (err as { $metadata?: unknown }).$metadata === 'object';
 }
 
@@ -201,7 +201,8 @@ class S3Store implements FileStore {
         );
         return object.Body as Readable;
       } catch (err) {
-        if (isServiceAnswer(err) && err.$metadata.httpStatusCode === 404) return null;
+        // S3 answers a missing key with 403 AccessDenied when the credentials may not list the bucket.
+        if (isServiceAnswer(err) && (err.$metadata.httpStatusCode === 404 || err.name === 'NoSuchKey' || err.name === 'AccessDenied')) return null;
         throw err;
       }
     });
