@@ -276,6 +276,9 @@ describe('names', () => {
     // A browser sends a quote as %22 (and CR, LF as %0D, %0A, dropped with the other control characters).
     expect(await named('; filename="%22Annual Day%22%0D%0A photos.pdf"')).toBe('"Annual Day" photos.pdf');
     expect(await named(`; filename="fallback.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9%20%E2%82%AC.pdf`)).toBe('résumé €.pdf');
+    // filename* is decoded once, as RFC 8187 has it: a name holding "%22" or "%0A" keeps them.
+    expect(await named(`; filename*=UTF-8''100%2522%20off.pdf`)).toBe('100%22 off.pdf');
+    expect(await named(`; filename*=UTF-8''notes%250A.pdf; filename="notes.pdf"`)).toBe('notes%0A.pdf');
     expect(await named(`; filename="${'ए'.repeat(300)}.pdf"`)).toBe('ए'.repeat(255));
     expect(await named(`; filename*=UTF-8''%02%03%7F`)).toBe('file');
     // A part with no filename is a file only when sent as bytes.

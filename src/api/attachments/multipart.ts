@@ -6,7 +6,7 @@ import type { Request, Response } from 'express';
 import { fileError, fileTooLarge, type ReceivedFile } from '../../services/attachments/uploads.js';
 
 /**
- * Browsers send a quote, CR and LF in a part's filename as %22, %0D and %0A (HTML's form
+ * Browsers send a quote, CR and LF in a part's plain `filename` as %22, %0D and %0A (HTML's form
  * encoding), everything else as it is in UTF-8: the name is read back as the person chose it.
  */
 const formFilename = (name: string) => name.replace(/%22/g, '"').replace(/%0D/gi, '\r').replace(/%0A/gi, '\n');
@@ -21,6 +21,8 @@ const MAX_HEADERS = 16 * 1024;
  * clients send a filename's control characters raw, and the name keeps none of them anyway.
  */
 class PartHeaderCleaner extends Transform {
+  /** Whether the part named `file` gave its name as `filename*` (RFC 8187), which the parser has already decoded in full. */
+  extendedFileName = false;
   private readonly delimiter: Buffer;
   // The body's first delimiter comes without the CRLF before it: read as if one preceded it.
   private pending = Buffer.from('\r\n');
@@ -39,7 +41,10 @@ class PartHeaderCleaner extends Transform {
         const end = data.indexOf(HEADERS_END);
         if (end < 0 && data.length < MAX_HEADERS) break;
         const cut = end < 0 ? data.length : end + HEADERS_END.length;
-        this.forward(Buffer.from(data.subarray(0, cut).toString('latin1').replace(HEADER_CONTROLS, ''), 'latin1'));
+        const headers = data.subarray(0, cut).toString('latin1').replace(HEADER_CONTROLS, '');
+        const disposition = /^content-disposition:([^\r\n]*)/im.exec(headers)?.[1] ?? '';
+        if (/;\s*name\s*=\s*(?:"file"|file)\s*(?:;|$)/i.test(disposition) && /;\s*filename\*\s*=/i.test(disposition)) this.extendedFileName = true;
+        this.forward(Buffer.from(headers, 'latin1'));
         data = data.subarray(cut);
         this.inHeaders = false;
       } else {
@@ -137,7 +142,7 @@ export function receiveFile(req: Request, res: Response, dir: string, maxBytes: 
         return void stream.resume();
       }
       const target = path.join(dir, 'received');
-      received = { path: target, filename: formFilename(info.filename ?? '') };
+      received = { path: target, filename: cleaner?.extendedFileName ? (info.filename ?? '') : formFilename(info.filename ?? '') };
       // Busboy cuts the part at its limit (one byte past ours) and drops the rest; what was written goes with the folder.
       stream.on('limit', () => fail(fileTooLarge()));
       const out = createWriteStream(target);
