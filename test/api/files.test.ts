@@ -100,6 +100,10 @@ describe('GET and HEAD /files', () => {
     const several = await fetchFile(t, document.url, { Range: 'bytes=0-1,5-6' });
     expect(several.status).toBe(200);
     expect(several.body.equals(documentBytes)).toBe(true);
+    // A last byte before the first is no range at all (RFC 9110 14.2): the whole file.
+    const backwards = await fetchFile(t, document.url, { Range: 'bytes=5-2' });
+    expect(backwards.status).toBe(200);
+    expect(backwards.body.equals(documentBytes)).toBe(true);
     for (const range of [`bytes=${size}-`, `bytes=${size + 10}-${size + 20}`]) {
       const beyond = await fetchFile(t, document.url, { Range: range });
       expect({ status: beyond.status, contentRange: beyond.headers['content-range'] }).toEqual({ status: 416, contentRange: `bytes */${size}` });
@@ -169,6 +173,10 @@ describe('refusals', () => {
     expect(existsSync(file)).toBe(true);
     rmSync(file);
     expect((await fetchFile(t, lost.url)).status).toBe(404);
+    // A HEAD answers as the GET does, not with the headers of bytes there are none of.
+    const u = new URL(lost.url);
+    const head = await t.api.head(u.pathname + u.search);
+    expect({ status: head.status, etag: head.headers.etag }).toEqual({ status: 404, etag: undefined });
     expect((await fetchFile(t, document.url)).status).toBe(200);
   });
 });

@@ -6,11 +6,19 @@ import type { ByteRange } from '../../services/attachments/storage.js';
 import type { FileVariant } from '../../services/attachments/urls.js';
 import type { ServiceRoute } from '../openapi.js';
 
+/** A range whose last byte comes before its first (`bytes=5-2`) is invalid, not beyond the end: the header is ignored (RFC 9110 14.2). */
+const backwards = (header: string) =>
+  header.replace(/^\s*bytes\s*=/i, '').split(',').some((spec) => {
+    const m = /^\s*(\d+)\s*-\s*(\d+)\s*$/.exec(spec);
+    return m !== null && Number(m[2]) < Number(m[1]);
+  });
+
 /** The one range a request asks for; null for the whole file (no Range, a malformed one, several, or an If-Range of another version). */
 function requestedRange(req: Request, size: number, etag: string): ByteRange | null {
   if (!req.headers.range) return null;
   const ifRange = req.headers['if-range'];
   if (ifRange !== undefined && ifRange !== etag) return null;
+  if (backwards(req.headers.range)) return null;
   const ranges = req.range(size, { combine: true });
   if (ranges === -1) throw rangeNotSatisfiable(size);
   if (ranges === -2 || ranges === undefined || ranges.type !== 'bytes' || ranges.length !== 1) return null;
@@ -35,9 +43,11 @@ export function mountFiles(app: Express, ctx: AppContext): void {
     const fresh = matches(req.headers['if-none-match'], file.etag);
     // A refusal (416, or 404 for a file gone from the store) is decided before any of the file's headers are set.
     const range = fresh ? null : requestedRange(req, file.size, file.etag);
-    const bytes = fresh || req.method === 'HEAD' ? null : await ctx.files.get(file.key, range ?? undefined, file.size);
+    // A HEAD answers as its GET would, so the store is asked for the file's first byte.
+    const head = req.method === 'HEAD';
+    const bytes = fresh ? null : await ctx.files.get(file.key, head ? { start: 0, end: 0 } : (range ?? undefined), file.size);
     // The row outlived its file (removed from the store by hand): as good as deleted.
-    if (!fresh && req.method !== 'HEAD' && !bytes) throw notFound('File');
+    if (!fresh && !bytes) throw notFound('File');
     // Set one by one: Express's res.set() looks each content type up again to add a charset.
     res.setHeader('Content-Type', file.contentType);
     res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -55,7 +65,8 @@ export function mountFiles(app: Express, ctx: AppContext): void {
     res.statusCode = range ? 206 : 200;
     res.setHeader('Content-Length', String(range ? range.end - range.start + 1 : file.size));
     if (range) res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`);
-    if (!bytes) {
+    if (!bytes || head) {
+      bytes?.destroy();
       res.end();
       return;
     }
