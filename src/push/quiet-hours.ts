@@ -23,7 +23,24 @@ export function quietUntil(now: Date, zone: string, quiet: QuietHours): Date | n
   if (!inside) return null;
   const endDay = at < end ? local : local.plus({ days: 1 });
   const until = endDay.set({ hour: Math.floor(end / 60), minute: end % 60, second: 0, millisecond: 0 });
-  return until.toJSDate();
+  const skipped = (until.hour * 60 + until.minute - end + 1440) % 1440;
+  return skipped === 0 ? until.toJSDate() : jumpBefore(until, skipped);
+}
+
+/**
+ * The instant the clock jumped over a skipped wall time: Luxon reads a time in the gap with the
+ * offset before it, which lands `skipped` minutes past the jump; the jump is the first minute after
+ * that carries the new offset.
+ */
+function jumpBefore(past: DateTime, skipped: number): Date {
+  let before = past.toMillis() - skipped * 60_000;
+  let after = past.toMillis();
+  while (after - before > 60_000) {
+    const mid = before + Math.floor((after - before) / 120_000) * 60_000;
+    if (DateTime.fromMillis(mid, { zone: past.zone }).offset === past.offset) after = mid;
+    else before = mid;
+  }
+  return new Date(after);
 }
 
 /**
