@@ -7,5 +7,5 @@ export const PUBLISH_CHECK_MS = 15_000;
 
 /** Publishes scheduled activities and notices as their time comes; several instances may run one each. */
 export function startPublisher(ctx: AppContext): Periodic {
-  return every(PUBLISH_CHECK_MS, () => publishDue(ctx), ctx.log, 'scheduled publishing pass');
+  return every(PUBLISH_CHECK_MS, (stopping) => publishDue(ctx, new Date(), stopping), ctx.log, 'scheduled publishing pass');
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Notification } from '../../src/models/index.js';
+import { Notice, Notification } from '../../src/models/index.js';
 import { publishDue } from '../../src/services/audiences/scheduled.js';
 import { consoleApi, signInConsole } from '../admin/console-client.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -124,6 +124,29 @@ describe('urgent notices', () => {
   it('are a school\'s own: another school\'s admin cannot reach them', async () => {
     const urgent = (await t.api.post('/web-app/noticeboard').set(bearer(a.adminToken)).send({ school_id: a.schoolId, notice_title: 'Mine', is_urgent: true })).body.data;
     expectError(await t.api.put(`/web-app/noticeboard/${urgent.id}`).set(bearer(b.adminToken)).send({ is_urgent: false }), 404, 'NOT_FOUND');
+  });
+});
+
+describe('a burst of scheduled notices due at one moment', () => {
+  it('is published in one pass, whatever the batch, and one that fails stops none of the others', async () => {
+    const due = inMinutes(600);
+    const schools = [b, await school(t), await school(t)];
+    await Notice.bulkCreate(schools.flatMap((s) => Array.from({ length: 150 }, (_, i) => ({ school_id: s.schoolId, notice_title: `Morning notice ${i}`, notice_type: 'general', publish_at: due }))));
+    const stuck = (await Notice.findOne({ where: { school_id: schools[1]!.schoolId, notice_title: 'Morning notice 7' } }))!.id;
+    // The database refuses that one notice's publication, as it would a row it cannot write.
+    const mysql = t.ctx.db.dialect === 'mysql';
+    await t.ctx.db.sequelize.query(mysql
+      ? `CREATE TRIGGER refuse_one BEFORE UPDATE ON notices FOR EACH ROW BEGIN IF NEW.id = ${stuck} THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'refused'; END IF; END`
+      : `CREATE TRIGGER refuse_one BEFORE UPDATE ON notices WHEN NEW.id = ${stuck} BEGIN SELECT RAISE(ABORT, 'refused'); END`);
+    try {
+      expect((await publishDue(t.ctx, due)).notices).toBe(449);
+      expect(await Notice.count({ where: { published_at: null, notice_deleted: 0, school_id: schools.map((s) => s.schoolId) } })).toBe(1);
+    } finally {
+      await t.ctx.db.sequelize.query('DROP TRIGGER refuse_one');
+    }
+    // The next pass takes it again.
+    expect((await publishDue(t.ctx, due)).notices).toBe(1);
+    expect((await Notice.findByPk(stuck))!.published_at).not.toBeNull();
   });
 });
 
