@@ -7248,6 +7248,8 @@ export interface operations {
                     /** @description Uploads (POST .../attachments) to attach, in the order they are shown: at most 10, none twice, each of the caller's school and attached to nothing else; through the parent app the parent's own, through the teachers and web apps a staff member's or an admin's. On an update it replaces the item's attachments (`[]` takes them all off, and one taken off is deleted); absent, they stay as they are. */
                     attachment_ids?: number[];
                     title: string;
+                    /** @description Who writes it: the caller (another id: 403); the console and the command line name a staff member of the school */
+                    staff_id?: number;
                 };
             };
         };
@@ -7374,6 +7376,8 @@ export interface operations {
                     /** @description Uploads (POST .../attachments) to attach, in the order they are shown: at most 10, none twice, each of the caller's school and attached to nothing else; through the parent app the parent's own, through the teachers and web apps a staff member's or an admin's. On an update it replaces the item's attachments (`[]` takes them all off, and one taken off is deleted); absent, they stay as they are. */
                     attachment_ids?: number[];
                     title?: string;
+                    /** @description Who wrote it, which does not change: another id is 400 */
+                    staff_id?: number;
                 };
             };
         };

@@ -41,7 +41,7 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z
    * Checks, once the path is read and before the body is judged, that the record it names is there
    * for the caller: an update of an unknown or another school's record is 404 whatever its body.
    */
-  found?: (call: { ctx: AppContext; principal: Principal; params: z.infer<P> }) => Promise<void>;
+  found?: (call: { ctx: AppContext; principal: Principal; params: z.infer<P> }) => Promise<unknown>;
   /**
    * The service judges the body, part by part, in the order the contract gives for this request (a
    * form response's child before the form being open, and both before its answers): the handler gets

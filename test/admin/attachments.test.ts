@@ -126,6 +126,29 @@ describe('items with files', () => {
     expect(noticeOf(await api.edit('diary_entries', entry, { attachment_ids: String(sheet.id) }))?.type).toBe('success');
     expect(attachmentsOf((await api.show('diary_entries', entry)).body.record.params).map((f) => f.id)).toEqual([sheet.id]);
   });
+
+  it('writes a diary entry for a teacher it names, with files, which the family sees; its teacher stays', async () => {
+    const s = await staffMember(a.schoolId);
+    const p = await parent(t.ctx, a.schoolId);
+    const child = await student(a.schoolId, p.id, { grade: '4' });
+    const sheet = await uploaded('diary_entries', pdf('spelling'), 'spelling.pdf');
+    // Without a teacher, or for a teacher of another school: refused in words, nothing written.
+    const unnamed = await api.create('diary_entries', { grade: '4', title: 'Spelling list' });
+    expect(unnamed.body.record.errors.staff_id.message).toBe('Teacher is required: a diary entry is written by a staff member');
+    const foreign = await staffMember(b.schoolId);
+    expect(noticeOf(await api.create('diary_entries', { staff_id: String(foreign.id), grade: '4', title: 'Spelling list' }))).toMatchObject({ type: 'error', message: 'Staff member not found' });
+    const created = await api.create('diary_entries', { staff_id: String(s.id), grade: '4', title: 'Spelling list', due_date: '2026-12-04', attachment_ids: String(sheet.id) });
+    expect(noticeOf(created)?.type).toBe('success');
+    const entry = Number(created.body.record.id);
+    const diary = (await t.api.get('/parent-app/diary').query({ student_id: child.id }).set(bearer(await parentLogin(t, p.phone, p.pin, a.schoolId)))).body.data;
+    expect(diary.find((d: { id: number }) => d.id === entry)).toMatchObject({ staff_id: s.id, grade: '4', title: 'Spelling list', due_date: '2026-12-04', attachments: [expect.objectContaining({ id: sheet.id })] });
+    const other = await staffMember(a.schoolId);
+    const moved = await api.edit('diary_entries', entry, { staff_id: String(other.id) });
+    expect(moved.body.record.errors.staff_id.message).toBe('Teacher cannot change: an entry stays with the staff member who wrote it');
+    // For one student instead of the grade.
+    expect(noticeOf(await api.edit('diary_entries', entry, { grade: '', student_id: String(child.id) }))?.type).toBe('success');
+    expect((await api.show('diary_entries', entry)).body.record.params).toMatchObject({ grade: null, student_id: child.id, staff_id: s.id });
+  });
 });
 
 describe('write-to requests', () => {

@@ -98,6 +98,17 @@ describe('changing and deleting entries', () => {
     const managed = await t.api.put(`/teachers-app/diary/${id}`).set(bearer(staff.principal.token)).send({ description: 'Groups of four' });
     expect(managed.status).toBe(200);
     expect(managed.body.data).toMatchObject({ title: 'Science project', description: 'Groups of four', staff_id: staff.t1.id });
+    // The entry stays its author's: naming them again is fine, naming another is refused.
+    expect((await t.api.put(`/teachers-app/diary/${id}`).set(bearer(staff.principal.token)).send({ staff_id: staff.t1.id })).status).toBe(200);
+    const moved = await t.api.put(`/teachers-app/diary/${id}`).set(bearer(staff.principal.token)).send({ staff_id: staff.principal.id });
+    expectError(moved, 400, 'BAD_REQUEST');
+    expect(moved.body.error.details).toEqual([{ field: 'staff_id', message: 'cannot change: an entry stays with the staff member who wrote it' }]);
+  });
+
+  it('writes as the caller: a staff_id of someone else is refused (403), saving nothing', async () => {
+    expect((await create(staff.t1.token, { grade: '5', title: 'Own', staff_id: staff.t1.id })).status).toBe(201);
+    expectError(await create(staff.t1.token, { grade: '5', title: 'In another name', staff_id: staff.t2.id }), 403, 'FORBIDDEN');
+    expect(await DiaryEntry.count({ where: { title: 'In another name' } })).toBe(0);
   });
 
   it('retargets to exactly one of grade and student_id, keeping the assignment rule', async () => {

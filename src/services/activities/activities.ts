@@ -5,9 +5,9 @@ import { transactionWithRetry } from '../transactions.js';
 import type { AppContext, Principal } from '../../context.js';
 import { iso, sqlTime } from '../../db.js';
 import { badRequest, conflict, fieldError, forbidden, notFound } from '../../errors.js';
-import { Activity, Staff } from '../../models/index.js';
+import { Activity } from '../../models/index.js';
 import { activityStatuses, activityTypes } from '../../models/activity.js';
-import { assertInSchool } from '../access/found.js';
+import { assertInSchool, authorOf } from '../access/found.js';
 import { requirePermission, requireSchoolAdmin } from '../access/guards.js';
 import { assertChildOf } from '../access/scope.js';
 import {
@@ -268,18 +268,6 @@ export async function publishActivity(ctx: AppContext, principal: Principal, id:
   }, transaction);
 }
 
-/** Staff author their own activities; an admin (console, command line) names the staff member. */
-async function authorOf(principal: Principal, staffId: number | undefined): Promise<number> {
-  if (principal.type === 'staff') {
-    if (staffId !== undefined && staffId !== principal.userId) throw forbidden('staff_id must be your own id');
-    return principal.userId;
-  }
-  if (staffId === undefined) throw fieldError('staff_id', 'is required: an activity is authored by a staff member');
-  const staff = await Staff.findOne({ where: { id: staffId, school_id: principal.schoolId }, attributes: ['id'], raw: true });
-  if (!staff) throw notFound('Staff member');
-  return staffId;
-}
-
 /** One's own activity needs `activities.create` (checked first), anyone else's `activities.manage`. */
 function requireEditRights(principal: Principal, activity: ActivityView): void {
   if (!(principal.type === 'staff' && activity.staff_id === principal.userId)) requirePermission(principal, 'activities.manage');
@@ -293,7 +281,7 @@ function requireEditRights(principal: Principal, activity: ActivityView): void {
 export async function createActivity(ctx: AppContext, principal: Principal, input: NewActivity): Promise<ActivityView> {
   requirePermission(principal, 'activities.create');
   const data = parseInput(newActivitySchema, input);
-  const staffId = await authorOf(principal, data.staff_id);
+  const staffId = await authorOf(principal, data.staff_id, 'an activity is authored by a staff member');
   const planned = schedule(data.status, data.publish_at);
   const event = await eventColumns(principal.schoolId, data);
   return transactionWithRetry(ctx, async (transaction) => {

@@ -6,6 +6,7 @@ import { badRequest, fieldError, forbidden, notFound } from '../../errors.js';
 import { DiaryEntry, Grade, Student } from '../../models/index.js';
 import { hasPermission, requirePermission } from '../access/guards.js';
 import { assertAssigned, assertChildOf, childIds } from '../access/scope.js';
+import { authorOf } from '../access/found.js';
 import { attachmentsOf, type AttachmentView } from '../attachments/attachments.js';
 import { applyAttachments, attachmentIdsInput, planAttachments } from '../attachments/attaching.js';
 import { deleteAttachmentsOfItems } from '../attachments/removal.js';
@@ -64,8 +65,16 @@ const diaryFields = {
   attachment_ids: attachmentIdsInput.optional(),
 };
 /** Read here, not only by the REST route: the console and the command line send their input through these too. */
-export const newDiarySchema = z.object({ ...diaryFields, title: title() });
-export const diaryChangesSchema = z.object({ ...diaryFields, title: title().optional() });
+export const newDiarySchema = z.object({
+  ...diaryFields,
+  title: title(),
+  staff_id: id().optional().describe('Who writes it: the caller (another id: 403); the console and the command line name a staff member of the school'),
+});
+export const diaryChangesSchema = z.object({
+  ...diaryFields,
+  title: title().optional(),
+  staff_id: id().optional().describe('Who wrote it, which does not change: another id is 400'),
+});
 export type DiaryInput = z.input<typeof newDiarySchema>;
 export type DiaryChanges = z.input<typeof diaryChangesSchema>;
 
@@ -113,16 +122,19 @@ async function findView(ctx: AppContext, schoolId: string, id: number, transacti
   return entry!;
 }
 
-/** A staff member's diary entry (homework or a class note) for a grade or one of their students, with its attachments. */
+/**
+ * A staff member's diary entry (homework or a class note) for a grade or one of their students, with
+ * its attachments; the school office (console) writes one for a staff member it names, for any student.
+ */
 export async function createDiaryEntry(ctx: AppContext, principal: Principal, given: DiaryInput): Promise<DiaryView> {
   requirePermission(principal, 'diary.create');
-  if (principal.type !== 'staff') throw forbidden('Diary entries are written by staff');
   const input = parseInput(newDiarySchema, given);
+  const author = await authorOf(principal, input.staff_id, 'a diary entry is written by a staff member');
   const aim = await target(principal, input.grade, input.student_id);
   return ctx.db.sequelize.transaction(async (transaction) => {
     const files = input.attachment_ids && (await planAttachments(ctx, principal, input.attachment_ids, null, transaction));
     const entry = await DiaryEntry.create({
-      school_id: principal.schoolId, staff_id: principal.userId, ...aim, title: input.title,
+      school_id: principal.schoolId, staff_id: author, ...aim, title: input.title,
       description: input.description ?? null, due_date: input.due_date ?? null, ...(files ? { attachment_ids: files.ids } : {}),
     }, { transaction });
     if (files) await applyAttachments(ctx, principal, files, { type: 'diary', id: entry.id }, transaction);
@@ -131,18 +143,20 @@ export async function createDiaryEntry(ctx: AppContext, principal: Principal, gi
 }
 
 /** The entry, undeleted, in the caller's school, once the caller may change it: their own with diary.create, anyone's with diary.manage. */
-export async function assertDiaryEntryEditable(principal: Principal, id: number): Promise<void> {
+export async function assertDiaryEntryEditable(principal: Principal, id: number): Promise<{ author: number }> {
   requirePermission(principal, 'diary.create');
   const entry = await DiaryEntry.findOne({ where: { id, school_id: principal.schoolId, deleted_status: 0 }, attributes: ['staff_id'], raw: true });
   if (!entry) throw notFound('Diary entry');
   const own = principal.type === 'staff' && entry.staff_id === principal.userId;
   if (!own) requirePermission(principal, 'diary.manage');
+  return { author: Number(entry.staff_id) };
 }
 
 /** Changes an entry; naming grade or student_id retargets it, again to exactly one of the two; `attachment_ids` replaces its attachments. */
 export async function updateDiaryEntry(ctx: AppContext, principal: Principal, id: number, given: DiaryChanges): Promise<DiaryView> {
-  await assertDiaryEntryEditable(principal, id);
+  const { author } = await assertDiaryEntryEditable(principal, id);
   const changes = parseInput(diaryChangesSchema, given);
+  if (changes.staff_id !== undefined && changes.staff_id !== author) throw fieldError('staff_id', 'cannot change: an entry stays with the staff member who wrote it');
   const retarget = changes.grade !== undefined || changes.student_id !== undefined;
   const values = {
     ...(retarget ? await target(principal, changes.grade, changes.student_id) : {}),
