@@ -115,3 +115,29 @@ describe('files on an activity, in the console', () => {
     }
   }, 180_000);
 });
+
+describe('a diary entry written by the office, in the console', () => {
+  it('names the teacher and the grade, takes a file, and shows them on its page', async () => {
+    try {
+      await page.goto(`${server.url}/admin/resources/diary_entries/actions/new`);
+      await page.locator('[data-testid="property-edit-staff_id"] input').first().click();
+      await page.keyboard.type('Meera');
+      await page.getByRole('option', { name: 'Meera Iyer' }).click();
+      await page.locator('#grade').click();
+      await page.getByRole('option', { name: '5', exact: true }).click();
+      await page.fill('input[name="title"]', 'Spelling list');
+      await page.getByTestId('attachment-input').setInputFiles([{ name: 'spelling.pdf', mimeType: 'application/pdf', buffer: pdf('Spelling') }]);
+      await page.getByTestId('file-uploader').getByTestId('attachment').first().waitFor();
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.waitForURL(/\/admin\/resources\/diary_entries\/records\/\d+\/show/);
+      await page.getByTestId('attachments').getByText('spelling.pdf').waitFor();
+      const shown = await page.locator('section[data-css="app-content"]').innerText();
+      expect(shown).toMatch(/Meera Iyer/);
+      expect(shown).toMatch(/Spelling list/);
+      expect(pageErrors).toEqual([]);
+    } catch (err) {
+      await page.screenshot({ path: path.join(ARTIFACTS, 'diary-new-failure.png'), fullPage: true }).catch(() => undefined);
+      throw err;
+    }
+  }, 120_000);
+});
