@@ -69,6 +69,11 @@ describe('students CSV', () => {
     // A guardian matched by phone takes the file's new details (the same parent, no new link).
     const renamed = changed.map((r) => [...r]);
     renamed[0] = ['IMP-1', 'Asha Rao', 'female', '5', '2016-04-12', 'B+', '98765 00001', 'Ravi K. Rao', 'Meena Rao', 'ravi.rao@example.com', '12 Lake Rd, Flat 4\nNear the temple', 'Pune', 411001, null];
+    // Rows naming one guardian phone must agree, else each import would change the parent back and forth.
+    const split = await post('students', csv(studentHeader, renamed));
+    expectError(split, 422, 'UNPROCESSABLE');
+    expect(split.body.data.errors).toEqual([{ line: 4, field: 'father_name', message: 'differs from line 2 for the same guardian phone' }]);
+    renamed[1]![7] = 'Ravi K. Rao';
     const guardian = await post('students', csv(studentHeader, renamed));
     expect(guardian.status).toBe(201);
     const ravi = await Parent.findAll({ where: { school_id: a.schoolId, phone_no: '9876500001' }, raw: true });
@@ -112,6 +117,21 @@ describe('students CSV', () => {
     const res = await post('students', file);
     expectError(res, 422, 'UNPROCESSABLE');
     expect(res.body.error.details.map((e: { line: number; field: string }) => [e.line, e.field])).toEqual([[5, 'grade'], [8, 'grade']]);
+  });
+
+  it('refuses a row with more cells than the header names (an unquoted comma), a column named twice, and names the line an unclosed quote starts on', async () => {
+    const extra = await post('students', 'roll_no,student_full_name,grade,city,address\nIMP-40,Asha,5,Pune,12 Lake Rd, Flat 4\nIMP-41,Kiran,5,,\n');
+    expectError(extra, 422, 'UNPROCESSABLE');
+    expect(extra.body.error.details).toEqual([{ line: 2, field: 'row', message: 'has 6 cells where the header names 5: quote a value that holds a comma' }]);
+    expect(await Student.count({ where: { school_id: a.schoolId, roll_no: ['IMP-40', 'IMP-41'] } })).toBe(0);
+    // A trailing empty cell is no value lost.
+    expect((await post('students', 'roll_no,student_full_name,grade\nIMP-42,Dia,5,\n', { dry_run: 'true' })).body.data).toMatchObject({ created: 1, errors: [] });
+    const twice = await post('students', 'roll_no,student_full_name,grade,grade\nIMP-43,Asha,5,6\n');
+    expect(twice.body.error.details).toEqual([{ line: 1, field: 'grade', message: 'is named twice in the header' }]);
+    const rows = Array.from({ length: 20 }, (_, i) => `IMP-5${i},Ok,5`).join('\n');
+    const unclosed = await post('students', `roll_no,student_full_name,grade\nIMP-44,Ok,5\nIMP-45,"Unclosed,5\n${rows}\n`);
+    expectError(unclosed, 422, 'UNPROCESSABLE');
+    expect(unclosed.body.error.details).toEqual([{ line: 3, field: 'file', message: 'is not readable as CSV: a quoted value that starts on this line is never closed' }]);
   });
 
   it('names a required column the header lacks, on line 1', async () => {
@@ -237,6 +257,21 @@ describe('OneRoster', () => {
     const bad = await post('oneroster', await zip(full), {}, b.adminToken, 'application/zip');
     expectError(bad, 422, 'UNPROCESSABLE');
     expect(bad.body.error.details.map((e: { file: string; line: number; field: string }) => [e.file, e.line, e.field])).toEqual([['users.csv', 2, 'grades'], ['users.csv', 3, 'identifier']]);
+  });
+
+  it('reports a malformed e-mail, birth date or sex rather than importing the person without it', async () => {
+    const set = oneRosterSet('1.1', 'ODD-');
+    set['users.csv'] = set['users.csv']!.replace('ravi@example.com', 'not-an-email').replace('maya@school.example', 'also bad');
+    set['demographics.csv'] = set['demographics.csv']!.replace('2016-04-12', '12/04/2016').replace('2020-01-30,male', '2020-01-30,unknown');
+    const res = await post('oneroster', await zip(set), { dry_run: 'true' }, b.adminToken, 'application/zip');
+    const found = (res.body.data.errors as Array<{ file: string; field: string; message: string }>).map((e) => [e.file, e.field, e.message]);
+    expect(found).toEqual(expect.arrayContaining([
+      ['users.csv', 'email', 'is not a valid e-mail address'],
+      ['demographics.csv', 'birthDate', 'is not a date YYYY-MM-DD'],
+      ['demographics.csv', 'sex', 'must be one of male, female or other (or left empty)'],
+    ]));
+    // The guardian's row is reported once, however many children name it; the teacher's too.
+    expect(found.filter(([, field]) => field === 'email')).toHaveLength(2);
   });
 });
 

@@ -13,7 +13,9 @@ export interface CsvTable {
   file: string;
   columns: string[];
   rows: CsvRow[];
-  /** A file that could not be read as CSV (an unclosed quote, say): one error, where it happened. */
+  /** A column the header names twice (line 1), and each row with more cells than the header names: one error each, on its line. */
+  rowErrors: ImportError[];
+  /** A file that could not be read as CSV (an unclosed quote, say): one error, on the line its record starts. */
   error?: ImportError;
 }
 
@@ -26,37 +28,55 @@ const doubleCounted = (text: string) => (text.match(/\r\n/g) ?? []).length;
 
 /**
  * Reads a CSV file as a stream (UTF-8, with or without a byte-order mark; quoted fields may hold
- * commas, quotes and line breaks), the first row naming the columns in any order.
+ * commas, quotes and line breaks), the first row naming the columns in any order. A row may leave
+ * its last cells out; one with more cells than the header names (an address with an unquoted comma)
+ * is an error on its line, never a value cut short.
  */
 export async function readCsv(file: string, source: Buffer | Readable): Promise<CsvTable> {
-  let columns: string[] = [];
-  const parser = parse({
-    bom: true,
-    columns: (header: string[]) => (columns = header.map((h) => h.trim().toLowerCase())),
-    info: true,
-    raw: true,
-    skip_empty_lines: true,
-    relax_column_count: true,
-    trim: true,
-  });
-  const rows: CsvRow[] = [];
-  const input = Buffer.isBuffer(source) ? Readable.from([source]) : source;
   let overcount = 0;
-  try {
-    for await (const { record, info, raw } of input.pipe(parser) as AsyncIterable<{ record: Record<string, string>; info: { lines: number }; raw: string }>) {
+  // Where the next record starts, known as each record is parsed: an unreadable one is reported there, not where reading stopped.
+  let nextLine = 1;
+  const parser = parse({
+    bom: true, raw: true, skip_empty_lines: true, relax_column_count: true, trim: true,
+    // With `raw`, a record comes as {record, raw}; it leaves as its cells and the line it starts on.
+    on_record: (({ record, raw }: { record: string[]; raw: string }, info: { lines: number }) => {
       const text = recordText(raw);
       overcount += doubleCounted(text);
+      nextLine = info.lines - overcount + 1;
+      return { cells: record, line: info.lines - overcount - lineBreaks(text) };
+    }) as never,
+  });
+  let columns: string[] | null = null;
+  const rows: CsvRow[] = [];
+  const rowErrors: ImportError[] = [];
+  const input = Buffer.isBuffer(source) ? Readable.from([source]) : source;
+  try {
+    for await (const { cells, line } of input.pipe(parser) as AsyncIterable<{ cells: string[]; line: number }>) {
+      if (columns === null) {
+        columns = cells.map((h) => h.trim().toLowerCase());
+        const named = columns.filter((c) => c !== '');
+        for (const twice of new Set(named.filter((c, i) => named.indexOf(c) !== i))) rowErrors.push({ file, line, field: twice, message: 'is named twice in the header' });
+        continue;
+      }
+      if (cells.slice(columns.length).some((cell) => cell !== '')) {
+        rowErrors.push({ file, line, field: 'row', message: `has ${cells.length} cells where the header names ${columns.length}: quote a value that holds a comma` });
+        continue;
+      }
       const values: Record<string, string> = {};
-      for (const [key, value] of Object.entries(record)) if (value !== '' && value !== undefined) values[key] = value;
+      columns.forEach((column, i) => {
+        const value = cells[i];
+        if (column !== '' && value !== undefined && value !== '' && !(column in values)) values[column] = value;
+      });
       if (Object.keys(values).length === 0) continue;
-      rows.push({ line: info.lines - overcount - lineBreaks(text), values });
+      rows.push({ line, values });
     }
   } catch (err) {
-    const reported = (err as { lines?: number }).lines;
-    const line = reported === undefined ? 1 : reported - overcount;
-    return { file, columns, rows, error: { file, line, field: 'file', message: `is not readable as CSV: ${(err as Error).message}` } };
+    const unclosed = (err as { code?: string }).code === 'CSV_QUOTE_NOT_CLOSED';
+    const line = unclosed ? nextLine : ((err as { lines?: number }).lines ?? 1) - overcount;
+    const why = unclosed ? 'a quoted value that starts on this line is never closed' : (err as Error).message;
+    return { file, columns: columns ?? [], rows, rowErrors, error: { file, line, field: 'file', message: `is not readable as CSV: ${why}` } };
   }
-  return { file, columns, rows };
+  return { file, columns: columns ?? [], rows, rowErrors };
 }
 
 /** One error on line 1 for each required column the header lacks. */

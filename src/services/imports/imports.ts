@@ -10,7 +10,7 @@ import { filesFromFolder, filesFromZip, rosterRecords, type RosterFiles } from '
 import { addCounts, groupsReport, importKinds, noCounts, type Counts, type ImportError, type ImportKind, type ImportReport } from './report.js';
 import { applyStaff, requiredStaffColumns, staffFromCsv, type StaffRecord } from './staff-import.js';
 import { chunks } from '../batches.js';
-import { applyStudents, checkStudents, requiredStudentColumns, studentFromCsv, type StudentRecord } from './students-import.js';
+import { applyStudents, checkStudents, guardianConflicts, requiredStudentColumns, studentFromCsv, type StudentRecord } from './students-import.js';
 import { recordAudit } from '../audit/audit.js';
 
 export { importKinds, type ImportKind, type ImportReport };
@@ -48,7 +48,7 @@ async function parse(kind: ImportKind, source: ImportSource): Promise<Parsed> {
     }
     if (!('zip' in source || 'folder' in source)) return { students: [], staff: [], rows: 0, errors: [{ line: 1, field: 'file', message: 'a OneRoster set comes as a .zip (or, from the command line, a folder)' }] };
     const r = await rosterRecords(files);
-    return { ...r, rows: r.students.length + r.staff.length + r.errors.length };
+    return { ...r, errors: [...r.errors, ...guardianConflicts(r.students)], rows: r.students.length + r.staff.length + r.errors.length };
   }
   if (!('csv' in source)) return { students: [], staff: [], rows: 0, errors: [{ line: 1, field: 'file', message: `a ${kind} import is a CSV file` }] };
   const table = await readCsv(`${kind}.csv`, source.csv);
@@ -56,13 +56,14 @@ async function parse(kind: ImportKind, source: ImportSource): Promise<Parsed> {
   if (table.error) return { students: [], staff: [], rows: 0, errors: [bare(table.error)] };
   const missing = missingColumns(table, kind === 'students' ? requiredStudentColumns : requiredStaffColumns).map(bare);
   if (missing.length) return { students: [], staff: [], rows: table.rows.length, errors: missing };
-  const out: Parsed = { students: [], staff: [], errors: [], rows: table.rows.length };
+  const out: Parsed = { students: [], staff: [], errors: table.rowErrors.map(bare), rows: table.rows.length + table.rowErrors.filter((e) => e.line > 1).length };
   for (const row of table.rows) {
     const record = kind === 'students' ? studentFromCsv(row) : staffFromCsv(row);
     if (Array.isArray(record)) out.errors.push(...record);
     else if (kind === 'students') out.students.push(record as StudentRecord);
     else out.staff.push(record as StaffRecord);
   }
+  out.errors.push(...guardianConflicts(out.students).map(bare));
   return out;
 }
 

@@ -1,8 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import yauzl from 'yauzl';
-import { z } from 'zod';
-import { email, phone } from '../schemas.js';
+import { date, email, phone } from '../schemas.js';
 import { readCsv, type CsvRow, type CsvTable } from './csv.js';
 import type { ImportError } from './report.js';
 import type { StaffRecord } from './staff-import.js';
@@ -85,9 +84,12 @@ export interface RosterRecords {
 export async function rosterRecords(files: RosterFiles): Promise<RosterRecords> {
   const errors: ImportError[] = required.filter((f) => !files.has(f)).map((f) => ({ file: f, line: 1, field: 'file', message: 'is missing from the OneRoster set' }));
   if (errors.length) return { students: [], staff: [], errors };
+  // A row that cannot be read is reported with the others, after the files' own refusals.
+  const unreadRows: ImportError[] = [];
   const table = async (name: string) => {
     const t = await readCsv(name, files.get(name)!);
     if (t.error) errors.push(t.error);
+    unreadRows.push(...t.rowErrors);
     return t;
   };
   const users = await table('users.csv');
@@ -101,6 +103,7 @@ export async function rosterRecords(files: RosterFiles): Promise<RosterRecords> 
   }
   if (!roles && !users.columns.includes('role')) errors.push({ file: 'users.csv', line: 1, field: 'role', message: 'is needed in users.csv (OneRoster 1.1) when the set has no roles.csv (1.2)' });
   if (errors.length) return { students: [], staff: [], errors };
+  errors.push(...unreadRows);
 
   const active = (row: CsvRow) => (row.values.status ?? 'active').toLowerCase() !== 'tobedeleted';
   const userRows = users.rows.filter(active);
@@ -116,7 +119,7 @@ export async function rosterRecords(files: RosterFiles): Promise<RosterRecords> 
   } else {
     for (const r of userRows) if (r.values.role) roleOf.set(r.values.sourcedid!, r.values.role.toLowerCase());
   }
-  const demographicsOf = new Map((demographics?.rows ?? []).map((r) => [r.values.sourcedid, r.values]));
+  const demographicsOf = new Map((demographics?.rows ?? []).map((r) => [r.values.sourcedid, r]));
   const classTitle = new Map(classes.rows.filter(active).map((r) => [r.values.sourcedid!, r.values.title!]));
   const classStudents = new Map<string, string[]>();
   const classTeachers = new Map<string, string[]>();
@@ -145,21 +148,28 @@ export async function rosterRecords(files: RosterFiles): Promise<RosterRecords> 
     }
     const demo = demographicsOf.get(v.sourcedid);
     const guardianRow = list(v.agentsourcedids).map((id) => byId.get(id)).find((g) => g && guardianRoles.has(roleOf.get(g.values.sourcedid!) ?? '') && phoneOf(g.values));
+    // Every value of the student's guardian and demographics rows that cannot be taken is reported, not dropped.
+    const problems: ImportError[] = [];
     let guardian: StudentRecord['guardian'];
     if (guardianRow) {
       const parsed = phone().safeParse(phoneOf(guardianRow.values));
       const mail = guardianRow.values.email ? email().safeParse(guardianRow.values.email) : undefined;
-      if (!parsed.success) {
-        errors.push({ ...where(users, guardianRow), field: guardianRow.values.phone ? 'phone' : 'sms', message: parsed.error.issues[0]!.message });
-        continue;
-      }
-      guardian = { phone_no: parsed.data, father_name: fullName(guardianRow.values) || undefined, email: mail?.success ? mail.data : undefined };
+      if (!parsed.success) problems.push({ ...where(users, guardianRow), field: guardianRow.values.phone ? 'phone' : 'sms', message: parsed.error.issues[0]!.message });
+      if (mail && !mail.success) problems.push({ ...where(users, guardianRow), field: 'email', message: 'is not a valid e-mail address' });
+      if (parsed.success) guardian = { phone_no: parsed.data, father_name: fullName(guardianRow.values) || undefined, email: mail?.data };
     }
-    const birth = demo?.birthdate && z.string().regex(/^\d{4}-\d{2}-\d{2}$/).safeParse(demo.birthdate).success ? demo.birthdate : undefined;
+    if (demo && demographics) {
+      if (demo.values.birthdate && !date().safeParse(demo.values.birthdate).success) problems.push({ ...where(demographics, demo), field: 'birthDate', message: 'is not a date YYYY-MM-DD' });
+      if (demo.values.sex && !genders[demo.values.sex.toLowerCase()]) problems.push({ ...where(demographics, demo), field: 'sex', message: 'must be one of male, female or other (or left empty)' });
+    }
+    if (problems.length) {
+      errors.push(...problems);
+      continue;
+    }
     rollOf.set(v.sourcedid!, v.identifier);
     students.push({
       file: users.file, line: row.line, roll_no: v.identifier, student_full_name: fullName(v) || v.identifier, grade: gradeOf(gradeCode), gradeColumn: 'grades',
-      gender: demo?.sex ? genders[demo.sex.toLowerCase()] : undefined, date_of_birth: birth, guardian, groups: groupsOf.get(v.sourcedid!) ?? [],
+      gender: demo?.values.sex ? genders[demo.values.sex.toLowerCase()] : undefined, date_of_birth: demo?.values.birthdate, guardian, groups: groupsOf.get(v.sourcedid!) ?? [],
     });
   }
 
@@ -174,11 +184,18 @@ export async function rosterRecords(files: RosterFiles): Promise<RosterRecords> 
       continue;
     }
     const mail = v.email ? email().safeParse(v.email) : undefined;
+    if (mail && !mail.success) {
+      errors.push({ ...at, field: 'email', message: 'is not a valid e-mail address' });
+      continue;
+    }
     const taught = [...classTeachers].filter(([, teachers]) => teachers.includes(v.sourcedid!)).flatMap(([classId]) => classStudents.get(classId) ?? []);
     staff.push({
       file: users.file, line: row.line, name: fullName(v) || v.username || v.sourcedid!, designation: 'Subject Teacher', phone_no: parsed.data,
-      email: mail?.success ? mail.data : undefined, assigned_roll_nos: [...new Set(taught.map((id) => rollOf.get(id)).filter((r): r is string => !!r))],
+      email: mail?.data, assigned_roll_nos: [...new Set(taught.map((id) => rollOf.get(id)).filter((r): r is string => !!r))],
     });
   }
-  return { students, staff, errors };
+  // A guardian's row is judged for each child naming it: reported once.
+  const reported = new Set<string>();
+  const once = errors.filter((e) => !reported.has(`${e.file}:${e.line}:${e.field}`) && reported.add(`${e.file}:${e.line}:${e.field}`));
+  return { students, staff, errors: once };
 }

@@ -129,6 +129,29 @@ type AddressRow = Pick<Address, 'id' | 'owner_id' | 'address' | 'city' | 'pincod
 const same = (a: unknown, b: unknown) => (a ?? null) === (b ?? null);
 
 /**
+ * Rows naming one guardian phone agree on that guardian's names and e-mail (a row that leaves one
+ * empty agrees with any): otherwise which the parent got would hang on the rows' order, and each
+ * import of the file would change them back and forth.
+ */
+export function guardianConflicts(records: StudentRecord[]): ImportError[] {
+  const seen = new Map<string, { line: number; values: Partial<Record<'father_name' | 'mother_name' | 'email', { value: string; line: number }>> }>();
+  const errors: ImportError[] = [];
+  for (const r of records) {
+    if (!r.guardian) continue;
+    const known = seen.get(r.guardian.phone_no) ?? { line: r.line, values: {} };
+    seen.set(r.guardian.phone_no, known);
+    for (const field of ['father_name', 'mother_name', 'email'] as const) {
+      const value = r.guardian[field];
+      if (!value) continue;
+      const before = known.values[field];
+      if (!before) known.values[field] = { value, line: r.line };
+      else if (before.value !== value) errors.push({ file: r.file, line: r.line, field, message: `differs from line ${before.line} for the same guardian phone` });
+    }
+  }
+  return errors;
+}
+
+/**
  * Matches the records against the school (students by roll number, guardians by phone), then, unless
  * it is a dry run, writes what differs in batches: new guardians (without a PIN, each sent a set-up
  * link by SMS through the outbox), new and changed students, their current address, their groups.
