@@ -9,6 +9,7 @@ import { maintenanceJobs, runJob } from '../../src/jobs/jobs.js';
 import { eraseExpiredArchives } from '../../src/services/privacy/erasure.js';
 import { up as backfillArchivedAt } from '../../migrations/0013-student-archived-at-backfill.js';
 import { deliverDue } from '../../src/push/worker.js';
+import { setChannel } from '../../src/services/delivery/opt-out.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { cliEnv, runCli } from '../helpers/cli.js';
 import { adminUser, bearer, expectError, school, staffMember, type SchoolFixture } from '../helpers/fixtures.js';
@@ -71,6 +72,8 @@ function timestampsOf(value: unknown, where = ''): Array<[string, unknown]> {
 describe('export', () => {
   it("a student's export holds every record about the student and their parent, and no secret", async () => {
     const f = await family({ child: 'Tara Export', father: 'Vikram Export', phone: '9811100001' });
+    // SMS turned off for them by the system (a carrier's 21610): still the parent's own record.
+    await setChannel(t.ctx, [{ schoolId: a.schoolId, parentId: f.parentId }], 'sms', false, 'system');
     const res = await t.api.get(`/web-app/students/${f.studentId}/export`).set(bearer(a.adminToken));
     expect(res.status).toBe(200);
     const doc = res.body.data;
@@ -87,6 +90,9 @@ describe('export', () => {
     expect(doc.sessions.length).toBeGreaterThan(0);
     expect(doc.notifications.length).toBeGreaterThan(0);
     expect(doc.audit_events.some((e: { action: string }) => e.action === 'login.success')).toBe(true);
+    expect(doc.audit_events.filter((e: { action: string }) => e.action === 'preference.update')).toEqual([
+      expect.objectContaining({ entity_type: 'preference', entity_id: String(f.parentId), actor_type: 'system' }),
+    ]);
     const text = JSON.stringify(doc);
     for (const secret of ['device-', '$2b$', 'set-pin?token', '"pin_hash":"', '"token_hash":', '"fcm_token":']) expect({ secret, found: text.includes(secret) }).toEqual({ secret, found: false });
     expect(Object.keys(doc.parents[0])).not.toContain('pin_hash');

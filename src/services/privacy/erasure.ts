@@ -136,7 +136,9 @@ async function blankTrail(schoolId: string, about: Erased, blanked: Array<[Audit
   const t = { transaction, hooks: false } as const;
   const theirs = [
     { entity_type: 'student', entity_id: String(about.studentId) },
-    ...(about.parentId !== null ? [{ entity_type: 'parent', entity_id: String(about.parentId) }, { actor_type: 'parent', actor_id: String(about.parentId) }] : []),
+    ...(about.parentId !== null ? [
+      { entity_type: 'parent', entity_id: String(about.parentId) }, { entity_type: 'preference', entity_id: String(about.parentId) }, { actor_type: 'parent', actor_id: String(about.parentId) },
+    ] : []),
     ...blanked.filter(([, list]) => list.length).map(([type, list]) => ({ entity_type: type, entity_id: list.map(String) })),
     ...about.names.map((n) => ({ changes: { [Op.substring]: n } })),
   ];

@@ -87,6 +87,8 @@ export async function exportPeople(people: People) {
     where: inSchool({
       [Op.or]: [
         { entity_type: 'student', entity_id: s.map(String) }, { entity_type: 'parent', entity_id: p.map(String) }, { actor_type: 'parent', actor_id: p.map(String) },
+        // A parent's preferences are theirs whoever changed them (an unsubscribe link, Twilio's 21610).
+        { entity_type: 'preference', entity_id: p.map(String) },
       ],
     }),
     order: [['id', 'ASC']], raw: true,
