@@ -257,6 +257,23 @@ describe("Twilio's callbacks", () => {
     await twilioCallback(t, '/webhooks/twilio/inbound', { From: `+91${phone}`, Body: 'START' }).expect(200);
     expect([Number(await sms(here.id)), Number(await sms(there.id))]).toEqual([1, 1]);
   });
+
+  it.each([
+    // A school's country, the phone as a parent gave it (the trunk 0 kept after the country code, a dialling prefix), the number texted.
+    ['IN', (n: string) => `+910${n}`, (n: string) => `+91${n}`],
+    ['AU', () => '+610412345678', () => '+61412345678'],
+    ['JP', (n: string) => `01091${n}`, (n: string) => `+91${n}`],
+  ])('in a school of %s, finds on STOP a phone written in any form sending reads as that number', async (country, given, texted) => {
+    const s = await school(t);
+    await t.api.put('/web-app/school').set(bearer(s.adminToken)).send({ country }).expect(200);
+    const n = uniquePhone();
+    const fam = await family(s.schoolId, given(n));
+    const [record] = await Notification.findAll({ where: { school_id: s.schoolId, event: 'notice_published', entity_id: await notice(s, fam.child) }, raw: true });
+    expect(record).toMatchObject({ channel: 'sms', address: texted(n) });
+    await twilioCallback(t, '/webhooks/twilio/inbound', { From: texted(n), To: FROM, Body: 'STOP', MessageSid: `SMstop${country}` }).expect(200);
+    const token = await parentLogin(t, fam.phone, fam.pin, s.schoolId);
+    expect((await t.api.get('/parent-app/notification-preferences').set(bearer(token))).body.data.channels).toEqual({ push: true, email: true, sms: false });
+  });
 });
 
 describe('link tokens sent by SMS', () => {

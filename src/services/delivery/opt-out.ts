@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { Metadata, getCountries, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { AppContext } from '../../context.js';
 import type { NotificationChannel } from '../../models/notification-preference.js';
 import { e164 } from '../../push/phone.js';
@@ -25,17 +25,36 @@ export async function setChannel(ctx: AppContext, parents: ParentRef[], channel:
   return changed;
 }
 
+/** Every country's international dialling prefix that is one string of digits (00, 011, 0011, 010, 810...): how a number written there starts. */
+const DIALLING_PREFIXES = (() => {
+  const metadata = new Metadata();
+  const prefixes = new Set<string>();
+  for (const country of getCountries()) {
+    metadata.selectNumberingPlan(country);
+    const plan = metadata.numberingPlan!;
+    const prefix = /^\d+$/.test(plan.IDDPrefix()) ? plan.IDDPrefix() : plan.defaultIDDPrefix();
+    if (prefix) prefixes.add(prefix);
+  }
+  return [...prefixes];
+})();
+
 /**
  * The parents, in every school, whose stored phone is this E.164 number when read with their
- * school's country. Phones are stored as given (digits, an optional +): the few forms that can name
- * the number (international with or without +, national, with the trunk prefix, after 00 or 011) are
- * looked up by the phone index, then each is checked by formatting it as sending would.
+ * school's country. Phones are stored as given (digits, an optional +): every form that can name
+ * the number is looked up by the phone index (international with or without +, with the trunk
+ * prefix kept after the country code as in "+91 0 98765 43210", national with or without it, after
+ * any country's dialling prefix), then each is checked by formatting it as sending does.
  */
 export async function parentsWithPhone(ctx: AppContext, phone: string): Promise<ParentRef[]> {
   const parsed = parsePhoneNumberFromString(phone);
   if (!parsed?.isValid()) return [];
   const digits = parsed.number.slice(1);
-  const forms = [...new Set([parsed.number, digits, parsed.nationalNumber, parsed.formatNational().replace(/\D/g, ''), `00${digits}`, `011${digits}`])];
+  const trunk = parsed.formatNational().replace(/\D/g, '');
+  const withTrunk = `${parsed.countryCallingCode}${trunk}`;
+  const forms = [...new Set([
+    parsed.number, digits, parsed.nationalNumber, trunk, `+${withTrunk}`, withTrunk,
+    ...DIALLING_PREFIXES.flatMap((prefix) => [`${prefix}${digits}`, `${prefix}${withTrunk}`]),
+  ])];
   const rows = await ctx.db.select<{ id: number; school_id: string; phone_no: string; country: string | null }>(
     'SELECT p.id, p.school_id, p.phone_no, s.country FROM parents p JOIN schools s ON s.id = p.school_id WHERE p.phone_no IN (:forms)', { forms },
   );
