@@ -23,6 +23,11 @@ const SEND_CONCURRENCY = 64;
  * not a whole pass.
  */
 const SENT_CHUNK = 25;
+/**
+ * Nor does a sent record wait longer than this to be marked: Twilio's status callbacks find a message
+ * by the sid the record keeps, and may come within a second while slower sends hold up the chunk.
+ */
+const SENT_WAIT_MS = 250;
 
 export type Outcome = 'sent' | 'failed' | 'retry' | 'skipped';
 
@@ -153,12 +158,22 @@ async function deliverDueNotifications(ctx: AppContext, now: Date, options: { li
     return counts;
   }
   let sent: Array<{ row: OutboxRow; id?: string }> = [];
-  const markSent = async () => {
+  let timer: NodeJS.Timeout | undefined;
+  // Chunks are marked one after another; a failure to mark fails the pass at its end, as it always did.
+  let marking: Promise<void> = Promise.resolve();
+  let markFailed: { err: unknown } | undefined;
+  const markSent = () => {
+    clearTimeout(timer);
+    timer = undefined;
     const chunk = sent;
     sent = [];
-    // Read after the await: lanes mark their chunks at the same time.
-    const marked = await recordSent(ctx, chunk, new Date());
-    counts.sent += marked;
+    if (chunk.length === 0) return marking;
+    marking = marking.then(async () => {
+      counts.sent += await recordSent(ctx, chunk, new Date());
+    }).catch((err: unknown) => {
+      markFailed ??= { err };
+    });
+    return marking;
   };
   await inParallel(claimed, SEND_CONCURRENCY, async (row) => {
     const result = await sendRow(ctx, row, messages.get(row.id));
@@ -168,8 +183,10 @@ async function deliverDueNotifications(ctx: AppContext, now: Date, options: { li
     }
     sent.push({ row, id: result.id });
     if (sent.length >= SENT_CHUNK) await markSent();
+    else timer ??= setTimeout(() => void markSent(), SENT_WAIT_MS);
   });
   await markSent();
+  if (markFailed) throw markFailed.err;
   return counts;
 }
 

@@ -188,6 +188,28 @@ describe("Twilio's callbacks", () => {
     expect(twilio.validateRequest(TWILIO_AUTH_TOKEN, ours, url, { ...params, MessageStatus: 'failed' })).toBe(false);
   });
 
+  it('finds a message by its sid while slower sends of the same pass are still out', async () => {
+    const fast = await family();
+    const slow = await family();
+    const posted = await t.api.post('/web-app/noticeboard').set(bearer(a.adminToken)).send({ notice_title: 'Sports day', audience: { student_ids: [fast.child, slow.child] } });
+    const sid = 'SM0000000000000000000000000000f001';
+    const fallback = stub.fallback;
+    // Twilio takes the first at once and keeps the second waiting 3 s.
+    stub.fallback = (req) => (req.form.To === `+91${fast.phone}` ? { status: 201, body: { sid, status: 'queued' } } : { status: 201, body: { sid: 'SM0000000000000000000000000000f002' }, delayMs: 3_000 });
+    try {
+      const pass = deliverDue(t.ctx);
+      for (let i = 0; i < 250 && !stub.requests.some((r) => r.form.To === `+91${fast.phone}`); i++) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 1_000));
+      await twilioCallback(t, '/webhooks/twilio/status', { MessageSid: sid, MessageStatus: 'delivered' }).expect(200);
+      expect(await pass).toMatchObject({ sent: 2 });
+    } finally {
+      stub.fallback = fallback;
+    }
+    const [record] = await Notification.findAll({ where: { school_id: a.schoolId, entity_id: posted.body.data.id, address: `+91${fast.phone}` }, raw: true });
+    expect(record).toMatchObject({ status: 'sent', provider_id: sid });
+    expect(iso(record!.delivered_at)).toEqual(expect.any(String));
+  });
+
   it('marks an SMS delivered, with its time, as the records and the list show it', async () => {
     const { record } = await sentSms('SM00000000000000000000000000000002');
     const res = await twilioCallback(t, '/webhooks/twilio/status', { MessageSid: 'SM00000000000000000000000000000002', MessageStatus: 'delivered', AccountSid: TWILIO_ACCOUNT_SID });
