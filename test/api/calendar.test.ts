@@ -113,6 +113,36 @@ describe('event fields', () => {
   });
 });
 
+describe('a school that moves to another time zone', () => {
+  it('keeps its all-day events on their days: stored, listed, in the feed and after an edit', async () => {
+    const c = await school(t);
+    await t.api.put('/web-app/school').set(bearer(c.adminToken)).send({ timezone: 'Asia/Kolkata' }).expect(200);
+    const s = await staffMember(c.schoolId, { rbac: { activities: 'create' } });
+    const staff = await staffLogin(t, s.phone, s.pin, c.schoolId);
+    const p = await parent(t.ctx, c.schoolId);
+    await student(c.schoolId, p.id);
+    const family = await parentLogin(t, p.phone, p.pin, c.schoolId);
+    const made = await t.api.post('/teachers-app/activities').set(bearer(staff)).send({ school_id: c.schoolId, title: 'Sports days', activity_type: 'event', all_day: true, starts_at: '2026-12-05', ends_at: '2026-12-06' });
+    const timed = await t.api.post('/teachers-app/activities').set(bearer(staff)).send({ school_id: c.schoolId, title: 'Assembly', activity_type: 'event', starts_at: '2026-12-05T09:00:00+05:30' });
+    await t.api.put('/web-app/school').set(bearer(c.adminToken)).send({ timezone: 'America/New_York' }).expect(200);
+
+    const id = made.body.data.id;
+    const shown = (await t.api.get(`/parent-app/activities/${id}`).set(bearer(family))).body.data;
+    expect(shown).toMatchObject({ starts_at: '2026-12-05T05:00:00.000Z', ends_at: '2026-12-06T05:00:00.000Z' });
+    // A timed event keeps its instant.
+    expect((await t.api.get(`/parent-app/activities/${timed.body.data.id}`).set(bearer(family))).body.data.starts_at).toBe('2026-12-05T03:30:00.000Z');
+    const on = async (date: string) => ids(await t.api.get('/parent-app/calendar').query({ from: date, to: date }).set(bearer(family)));
+    expect([await on('2026-12-04'), await on('2026-12-05'), await on('2026-12-06'), await on('2026-12-07')].map((list) => list.includes(id))).toEqual([false, true, true, false]);
+    const url = (await t.api.post('/parent-app/calendar/feed').set(bearer(family))).body.data.url as string;
+    const ics = (await supertest(t.app).get(new URL(url).pathname)).text.replace(/\r\n /g, '');
+    const block = ics.slice(ics.indexOf(`UID:activity-${id}@`));
+    expect(block.slice(0, block.indexOf('END:VEVENT'))).toMatch(/DTSTART;VALUE=DATE:20261205[\s\S]*DTEND;VALUE=DATE:20261207|DTEND;VALUE=DATE:20261207[\s\S]*DTSTART;VALUE=DATE:20261205/);
+    // An edit of another field leaves its days where they are.
+    const edited = await t.api.put(`/teachers-app/activities/${id}`).set(bearer(staff)).send({ location: 'Main field' });
+    expect(edited.body.data).toMatchObject({ starts_at: '2026-12-05T05:00:00.000Z', ends_at: '2026-12-06T05:00:00.000Z', location: 'Main field' });
+  });
+});
+
 describe('the calendars', () => {
   const made: Record<string, number> = {};
   /** The events made here, in the order the calendar gave them (the other tests' events are in the range too). */

@@ -1,7 +1,8 @@
 import { DateTime } from 'luxon';
+import type { Transaction } from 'sequelize';
 import { z } from 'zod';
 import { badRequest, notFound, type FieldError } from '../../errors.js';
-import { School } from '../../models/index.js';
+import { Activity, School } from '../../models/index.js';
 import { date, STORABLE_YEARS, storable } from '../schemas.js';
 
 const LOCATION_MAX = 200;
@@ -106,4 +107,25 @@ export function allDayDates(startsAt: Date, endsAt: Date | null, zone: string): 
   const first = DateTime.fromJSDate(startsAt, { zone });
   const last = DateTime.fromJSDate(endsAt ?? startsAt, { zone });
   return { first: first.toISODate()!, afterLast: last.plus({ days: 1 }).toISODate()! };
+}
+
+/**
+ * A school that moves to another time zone keeps its all-day events on their days: each is stored
+ * again as the start of the same dates in the new zone (its span too), in the move's transaction.
+ */
+export async function keepAllDayEvents(schoolId: string, from: string, to: string, transaction: Transaction): Promise<void> {
+  const events = await Activity.findAll({
+    where: { school_id: schoolId, all_day: true }, attributes: ['id', 'starts_at', 'ends_at'], raw: true, transaction,
+  });
+  const moved = (at: Date | null) => (at === null ? null : DateTime.fromISO(DateTime.fromJSDate(new Date(at), { zone: from }).toISODate()!, { zone: to }).startOf('day'));
+  for (const e of events) {
+    const start = moved(e.starts_at);
+    if (start === null) continue;
+    const end = moved(e.ends_at);
+    const spanEnd = (end ?? start).plus({ days: 1 }).minus({ milliseconds: 1 });
+    await Activity.update(
+      { starts_at: start.toJSDate(), ends_at: end?.toJSDate() ?? null, span_end: spanEnd.toJSDate() },
+      { where: { id: e.id, school_id: schoolId }, transaction, hooks: false },
+    );
+  }
 }

@@ -6,6 +6,7 @@ import { School } from '../../models/index.js';
 import { canonicalZone } from '../../push/quiet-hours.js';
 import { requireRole } from '../access/guards.js';
 import { smsUsedThisMonth } from '../delivery/sms-budget.js';
+import { keepAllDayEvents } from '../calendar/event-fields.js';
 import { parseInput } from '../validation.js';
 
 /** An IANA time zone as the platform's own time-zone data (Intl) knows it, kept in its canonical spelling. */
@@ -92,7 +93,11 @@ export async function updateSchoolSettings(ctx: AppContext, principal: Principal
   const changes = Object.fromEntries(Object.entries(parseInput(schoolChangesInput, input)).filter(([, v]) => v !== undefined));
   const school = await School.findByPk(principal.schoolId);
   if (!school) throw notFound('School');
-  // Sequelize writes only the fields that changed: the usage read with it is never written back.
-  await school.update(changes);
+  const from = school.timezone;
+  await ctx.db.sequelize.transaction(async (transaction) => {
+    // Sequelize writes only the fields that changed: the usage read with it is never written back.
+    await school.update(changes, { transaction });
+    if (school.timezone !== from) await keepAllDayEvents(school.id, from, school.timezone, transaction);
+  });
   return view(ctx, school);
 }
