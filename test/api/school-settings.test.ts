@@ -57,9 +57,13 @@ describe('GET and PUT /web-app/school', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ country: 'US', sms_monthly_limit: 0, sms_used_this_month: 0 });
     expect((await t.api.get('/web-app/school').set(bearer(b.adminToken))).body.data).toMatchObject({ country: 'US', sms_monthly_limit: 0 });
+    // A large district's month: any whole number the database holds.
+    expect((await t.api.put('/web-app/school').set(bearer(b.adminToken)).send({ sms_monthly_limit: 20_000_000 })).body.data.sms_monthly_limit).toBe(20_000_000);
+    await t.api.put('/web-app/school').set(bearer(b.adminToken)).send({ sms_monthly_limit: 0 }).expect(200);
     for (const [body, field] of [
       [{ country: 'XX' }, 'country'], [{ country: 'USA' }, 'country'], [{ country: 7 }, 'country'], [{ country: '' }, 'country'],
       [{ sms_monthly_limit: -1 }, 'sms_monthly_limit'], [{ sms_monthly_limit: 2.5 }, 'sms_monthly_limit'], [{ sms_monthly_limit: '10' }, 'sms_monthly_limit'],
+      [{ sms_monthly_limit: 2_147_483_648 }, 'sms_monthly_limit'],
     ] as const) {
       const bad = await t.api.put('/web-app/school').set(bearer(b.adminToken)).send(body);
       expectError(bad, 400, 'BAD_REQUEST');

@@ -50,7 +50,7 @@ export const schoolChangesInput = z.object({
     .optional()
     .describe("ISO 3166-1 alpha-2: how the school's national phone numbers are read for SMS")
     .meta({ examples: ['IN'] }),
-  sms_monthly_limit: z.number().int().min(0).max(10_000_000).optional().describe('SMS the school may send each calendar month (its time zone); past it an SMS is recorded skipped'),
+  sms_monthly_limit: z.number().int().min(0).max(2_147_483_647).optional().describe('SMS the school may send each calendar month (its time zone); past it an SMS is recorded skipped'),
 });
 export type SchoolChanges = z.input<typeof schoolChangesInput>;
 
