@@ -173,6 +173,20 @@ describe('parent and staff logins', () => {
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(800);
     expect(Number(locked.headers['retry-after'])).toBeLessThanOrEqual(900);
   });
+
+  it('counts a parent\'s wrong PINs on their account whether or not the app sends school_id', async () => {
+    const login = (phone: string, pin: string, schoolId?: string) =>
+      t.api.post('/parent-app/parent-auth-verification').send({ phone_no: phone, pin, ...(schoolId ? { school_id: schoolId } : {}) });
+    const p = await parent(t.ctx, a.schoolId, { pin: '2468' });
+    for (let i = 0; i < 5; i++) expect((await login(p.phone, '0000', a.schoolId)).status).toBe(401);
+    expectError(await login(p.phone, '2468', a.schoolId), 429, 'TOO_MANY_REQUESTS');
+    expectError(await login(p.phone, '2468'), 429, 'TOO_MANY_REQUESTS');
+    // Alternating the two forms is no second set of guesses: the fifth failure locks.
+    const q = await parent(t.ctx, a.schoolId, { pin: '1357' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) statuses.push((await login(q.phone, '0000', i % 2 ? a.schoolId : undefined)).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
+  });
 });
 
 describe('tokens and sessions', () => {

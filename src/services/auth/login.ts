@@ -36,11 +36,12 @@ async function recordFailedSignIn(action: 'login.failure' | 'login.lockout', typ
  */
 type Attempt<T> = (named: Named[], lookupOnly: boolean) => Promise<T | null>;
 
-async function guarded<T>(ctx: AppContext, key: LockKey, type: Named['type'], attempt: Attempt<T>, message = BAD_CREDENTIALS): Promise<T> {
+/** A sign-in's attempt under the lock-out of every account it may be for: locked if any is, a failure counted on each. */
+async function guarded<T>(ctx: AppContext, keys: LockKey[], type: Named['type'], attempt: Attempt<T>, message = BAD_CREDENTIALS): Promise<T> {
   const named: Named[] = [];
-  let hadFailures: boolean;
+  let hadFailures = false;
   try {
-    hadFailures = await assertNotLocked(ctx, key);
+    for (const key of keys) if (await assertNotLocked(ctx, key)) hadFailures = true;
   } catch (err) {
     await attempt(named, true);
     await recordFailedSignIn('login.failure', type, named);
@@ -57,13 +58,14 @@ async function guarded<T>(ctx: AppContext, key: LockKey, type: Named['type'], at
   if (result === null) {
     // The failure count is its own statement, as before: held in a transaction with the events,
     // concurrent failed sign-ins on MySQL deadlock on the lock-out table's unique key.
-    const locked = await recordFailure(ctx, key);
+    let locked = false;
+    for (const key of keys) if (await recordFailure(ctx, key)) locked = true;
     await recordFailedSignIn('login.failure', type, named);
     if (locked) await recordFailedSignIn('login.lockout', type, named);
     throw unauthorized(message);
   }
   // Most logins have no failures on record: skip the write (a commit, so an fsync on MySQL).
-  if (hadFailures) await clearFailures(ctx, key);
+  if (hadFailures) for (const key of keys) await clearFailures(ctx, key);
   return result;
 }
 
@@ -109,9 +111,20 @@ export async function childrenOf(ctx: AppContext, schoolId: string, parentId: nu
   return rows.map((s) => ({ id: Number(s.id), name: s.student_full_name, roll_no: s.roll_no, grade: s.grade, status: s.status }));
 }
 
+/**
+ * The lock-outs a parent's sign-in counts on: the account's in its school, whether or not the app
+ * sent school_id (without it, of every school the phone is a parent at), so that leaving school_id
+ * out is no second set of guesses; a phone of no parent is counted on its own.
+ */
+async function parentLockKeys(ctx: AppContext, input: ParentLoginInput): Promise<LockKey[]> {
+  const account = `parent:${input.phone_no}`;
+  if (input.school_id) return [{ schoolId: input.school_id, account }];
+  const schools = await ctx.db.select<{ school_id: string }>('SELECT DISTINCT school_id FROM parents WHERE phone_no = :phone', { phone: input.phone_no });
+  return (schools.length ? schools.map((s) => s.school_id) : ['']).map((schoolId) => ({ schoolId, account }));
+}
+
 export async function parentLogin(ctx: AppContext, input: ParentLoginInput, device: DeviceInfo) {
-  const key: LockKey = { schoolId: input.school_id ?? '', account: `parent:${input.phone_no}` };
-  const parent = await guarded(ctx, key, 'parent', async (named, lookupOnly) => {
+  const parent = await guarded(ctx, await parentLockKeys(ctx, input), 'parent', async (named, lookupOnly) => {
     // Bound statements rather than models here: beside its bcrypt compare, a login's cost is its statements.
     const candidates = await ctx.db.select<{ id: number; school_id: string; father_name: string; pin_hash: string | null }>(
       `SELECT id, school_id, father_name, pin_hash FROM parents WHERE phone_no = :phone${input.school_id ? ' AND school_id = :school' : ''}`,
@@ -152,7 +165,7 @@ export interface StaffLoginInput {
 
 export async function staffLogin(ctx: AppContext, input: StaffLoginInput, device: DeviceInfo) {
   const key: LockKey = { schoolId: input.school_id, account: `staff:${input.phone_no}` };
-  const staff = await guarded(ctx, key, 'staff', async (named, lookupOnly) => {
+  const staff = await guarded(ctx, [key], 'staff', async (named, lookupOnly) => {
     const [row] = await ctx.db.select<StaffLoginRow>(
       `SELECT st.id, st.school_id, st.name, st.designation, st.status, st.rbac, st.pin_hash, d.rbac AS designation_rbac
          FROM staff st LEFT JOIN designations d ON d.school_id = st.school_id AND d.name = st.designation
@@ -196,7 +209,7 @@ export async function verifyAdminCredentials(ctx: AppContext, input: AdminLoginI
   const email = input.email.trim().toLowerCase();
   const admin = await guarded(
     ctx,
-    { schoolId: '', account: `admin:${email}` },
+    [{ schoolId: '', account: `admin:${email}` }],
     'admin',
     async (named, lookupOnly) => {
       const row = await AdminUser.findOne({ where: { email } });
