@@ -9,14 +9,23 @@ const MAIL_ADDRESS = /^[^\s@<>()",;:]+@[^\s@<>()",;:]+\.[^\s@<>()",;:]+$/;
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
+/**
+ * A service's URL as its driver will read it (the scheme, a host, a numeric port if any, and what
+ * its path must be), judged here so that a bad one stops the start naming the variable. The message
+ * never repeats the value: it may hold a password.
+ */
+const serviceUrl = (schemes: string[], path: RegExp, example: string) =>
+  z.string().refine((value) => {
+    if (!URL.canParse(value)) return false;
+    const url = new URL(value);
+    return schemes.includes(url.protocol) && url.hostname !== '' && path.test(url.pathname);
+  }, `must be a ${example} URL`);
+
 const schema = z.object({
   PORT: int(0, 65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
-  DATABASE_URL: z
-    .string()
-    .regex(/^mysql:\/\/.+/, 'must be a mysql://user:password@host:3306/db URL')
-    .optional(),
+  DATABASE_URL: serviceUrl(['mysql:'], /^(\/[^/]*)?$/, 'mysql://user:password@host:3306/db').optional(),
   NODE_ENV: z.string().optional(),
   JWT_SECRET: z.string().min(1).optional(),
   ADMIN_SESSION_HOURS: int(1, 24 * 30).default(12),
@@ -37,7 +46,7 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ADMIN_CONSOLE_ENABLED: bool.default(true),
   METRICS_ENABLED: bool.default(false),
-  REDIS_URL: z.string().regex(/^rediss?:\/\/.+/, 'must be a redis://host:6379/0 URL').optional(),
+  REDIS_URL: serviceUrl(['redis:', 'rediss:'], /^(\/\d*)?$/, 'redis://host:6379/0').optional(),
   DB_QUERY_TIMEOUT_MS: int(100, 600_000).default(10_000),
   SHUTDOWN_GRACE_SECONDS: int(0, 3600).default(10),
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),

@@ -30,12 +30,28 @@ describe('configuration', () => {
     ['CORS_ORIGINS', 'not an origin'],
     ['PUBLIC_APP_URL', 'nowhere'],
     ['REDIS_URL', 'localhost:6379'],
+    ['REDIS_URL', 'redis://:pw@127.0.0.1:notaport/0'],
+    ['REDIS_URL', 'redis://:pw@127.0.0.1:6379/zero'],
+    ['DATABASE_URL', 'mysql://root:pw@127.0.0.1:notaport/test'],
     ['DB_QUERY_TIMEOUT_MS', '0'],
     ['DB_QUERY_TIMEOUT_MS', 'ten seconds'],
     ['SHUTDOWN_GRACE_SECONDS', '-5'],
   ])('stops on a bad %s naming the variable', (name, value) => {
     expect(() => loadConfig({ DATA_DIR: dir(), [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ DATA_DIR: dir(), [name]: value })).toThrow(name);
+  });
+
+  it('never repeats a bad service URL, which may hold a password', () => {
+    for (const [name, value] of [['REDIS_URL', 'redis://:S3cret@127.0.0.1:notaport/0'], ['DATABASE_URL', 'mysql://root:S3cret@127.0.0.1:notaport/test']]) {
+      let message = '';
+      try {
+        loadConfig({ DATA_DIR: dir(), [name!]: value });
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message).toContain(name);
+      expect(message).not.toContain('S3cret');
+    }
   });
 
   it('reads REDIS_URL, DB_QUERY_TIMEOUT_MS and SHUTDOWN_GRACE_SECONDS', () => {
