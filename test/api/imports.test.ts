@@ -134,6 +134,14 @@ describe('students CSV', () => {
     expect(unclosed.body.error.details).toEqual([{ line: 3, field: 'file', message: 'is not readable as CSV: a quoted value that starts on this line is never closed' }]);
   });
 
+  it('applies, in a partial import, none of the rows that disagree with an earlier one on their guardian', async () => {
+    const file = 'roll_no,student_full_name,grade,phone_no,father_name\nGC-1,Asha,5,9876511111,Ravi Rao\nGC-2,Kiran,5,9876511111,Ravi Kumar\n';
+    const dry = await post('students', file, { partial: 'true', dry_run: 'true' });
+    expect(dry.body.data).toMatchObject({ rows: 2, created: 1, errors: [{ line: 3, field: 'father_name', message: 'differs from line 2 for the same guardian phone' }] });
+    expect((await post('students', file, { partial: 'true' })).body.data).toMatchObject({ rows: 2, created: 1, applied: true });
+    expect((await students(a.schoolId)).filter((s) => s.roll_no.startsWith('GC-')).map((s) => s.roll_no)).toEqual(['GC-1']);
+  });
+
   it('names a required column the header lacks, on line 1', async () => {
     const res = await post('students', 'roll_no,name,grade\nIMP-20,Asha,5\n');
     expectError(res, 422, 'UNPROCESSABLE');
@@ -272,6 +280,9 @@ describe('OneRoster', () => {
     ]));
     // The guardian's row is reported once, however many children name it; the teacher's too.
     expect(found.filter(([, field]) => field === 'email')).toHaveLength(2);
+    // The rows are the users read, however many errors each has.
+    const clean = await post('oneroster', await zip(oneRosterSet('1.1', 'ODD-')), { dry_run: 'true' }, b.adminToken, 'application/zip');
+    expect(res.body.data.rows).toBe(clean.body.data.rows);
   });
 });
 

@@ -48,7 +48,8 @@ async function parse(kind: ImportKind, source: ImportSource): Promise<Parsed> {
     }
     if (!('zip' in source || 'folder' in source)) return { students: [], staff: [], rows: 0, errors: [{ line: 1, field: 'file', message: 'a OneRoster set comes as a .zip (or, from the command line, a folder)' }] };
     const r = await rosterRecords(files);
-    return { ...r, errors: [...r.errors, ...guardianConflicts(r.students)], rows: r.students.length + r.staff.length + r.errors.length };
+    const conflicts = guardianConflicts(r.students);
+    return { students: withoutLines(r.students, conflicts), staff: r.staff, errors: [...r.errors, ...conflicts], rows: r.rows };
   }
   if (!('csv' in source)) return { students: [], staff: [], rows: 0, errors: [{ line: 1, field: 'file', message: `a ${kind} import is a CSV file` }] };
   const table = await readCsv(`${kind}.csv`, source.csv);
@@ -63,7 +64,10 @@ async function parse(kind: ImportKind, source: ImportSource): Promise<Parsed> {
     else if (kind === 'students') out.students.push(record as StudentRecord);
     else out.staff.push(record as StaffRecord);
   }
-  out.errors.push(...guardianConflicts(out.students).map(bare));
+  // A row that disagrees with an earlier one on their guardian is not applied, partial or not.
+  const conflicts = guardianConflicts(out.students).map(bare);
+  out.errors.push(...conflicts);
+  out.students = withoutLines(out.students, conflicts);
   return out;
 }
 

@@ -70,6 +70,8 @@ const phoneOf = (v: Record<string, string>) => v.phone ?? v.sms;
 const where = (table: CsvTable, row: CsvRow) => ({ file: table.file, line: row.line });
 
 export interface RosterRecords {
+  /** The users it read as students and teachers, imported or refused. */
+  rows: number;
   students: StudentRecord[];
   staff: StaffRecord[];
   errors: ImportError[];
@@ -83,7 +85,7 @@ export interface RosterRecords {
  */
 export async function rosterRecords(files: RosterFiles): Promise<RosterRecords> {
   const errors: ImportError[] = required.filter((f) => !files.has(f)).map((f) => ({ file: f, line: 1, field: 'file', message: 'is missing from the OneRoster set' }));
-  if (errors.length) return { students: [], staff: [], errors };
+  if (errors.length) return { rows: 0, students: [], staff: [], errors };
   // A row that cannot be read is reported with the others, after the files' own refusals.
   const unreadRows: ImportError[] = [];
   const table = async (name: string) => {
@@ -97,12 +99,12 @@ export async function rosterRecords(files: RosterFiles): Promise<RosterRecords> 
   const enrollments = await table('enrollments.csv');
   const demographics = files.has('demographics.csv') ? await table('demographics.csv') : undefined;
   const roles = files.has('roles.csv') ? await table('roles.csv') : undefined;
-  if (errors.length) return { students: [], staff: [], errors };
+  if (errors.length) return { rows: 0, students: [], staff: [], errors };
   for (const [t, columns] of [[users, ['sourcedid', 'givenname', 'familyname']], [classes, ['sourcedid', 'title']], [enrollments, ['classsourcedid', 'usersourcedid', 'role']]] as const) {
     for (const c of columns) if (!t.columns.includes(c)) errors.push({ file: t.file, line: 1, field: c, message: 'is a required column and the header lacks it' });
   }
   if (!roles && !users.columns.includes('role')) errors.push({ file: 'users.csv', line: 1, field: 'role', message: 'is needed in users.csv (OneRoster 1.1) when the set has no roles.csv (1.2)' });
-  if (errors.length) return { students: [], staff: [], errors };
+  if (errors.length) return { rows: 0, students: [], staff: [], errors };
   errors.push(...unreadRows);
 
   const active = (row: CsvRow) => (row.values.status ?? 'active').toLowerCase() !== 'tobedeleted';
@@ -197,5 +199,6 @@ export async function rosterRecords(files: RosterFiles): Promise<RosterRecords> 
   // A guardian's row is judged for each child naming it: reported once.
   const reported = new Set<string>();
   const once = errors.filter((e) => !reported.has(`${e.file}:${e.line}:${e.field}`) && reported.add(`${e.file}:${e.line}:${e.field}`));
-  return { students, staff, errors: once };
+  const rows = userRows.filter((r) => ['student', 'teacher'].includes(roleOf.get(r.values.sourcedid!) ?? '')).length;
+  return { rows, students, staff, errors: once };
 }
