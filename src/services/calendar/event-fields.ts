@@ -1,5 +1,8 @@
 import { DateTime } from 'luxon';
-import type { Transaction } from 'sequelize';
+import { Op, type Transaction } from 'sequelize';
+import type { AppContext } from '../../context.js';
+import { sqlTime } from '../../db.js';
+import { chunks } from '../batches.js';
 import { z } from 'zod';
 import { badRequest, notFound, type FieldError } from '../../errors.js';
 import { Activity, School } from '../../models/index.js';
@@ -111,21 +114,31 @@ export function allDayDates(startsAt: Date, endsAt: Date | null, zone: string): 
 
 /**
  * A school that moves to another time zone keeps its all-day events on their days: each is stored
- * again as the start of the same dates in the new zone (its span too), in the move's transaction.
+ * again as the start of the same dates in the new zone (its span too), in the move's transaction,
+ * a few hundred to a statement.
  */
-export async function keepAllDayEvents(schoolId: string, from: string, to: string, transaction: Transaction): Promise<void> {
+export async function keepAllDayEvents(ctx: AppContext, schoolId: string, from: string, to: string, transaction: Transaction): Promise<void> {
   const events = await Activity.findAll({
-    where: { school_id: schoolId, all_day: true }, attributes: ['id', 'starts_at', 'ends_at'], raw: true, transaction,
+    where: { school_id: schoolId, all_day: true, deleted_status: 0, starts_at: { [Op.ne]: null } }, attributes: ['id', 'starts_at', 'ends_at'], raw: true, transaction,
   });
   const moved = (at: Date | null) => (at === null ? null : DateTime.fromISO(DateTime.fromJSDate(new Date(at), { zone: from }).toISODate()!, { zone: to }).startOf('day'));
-  for (const e of events) {
-    const start = moved(e.starts_at);
-    if (start === null) continue;
-    const end = moved(e.ends_at);
-    const spanEnd = (end ?? start).plus({ days: 1 }).minus({ milliseconds: 1 });
-    await Activity.update(
-      { starts_at: start.toJSDate(), ends_at: end?.toJSDate() ?? null, span_end: spanEnd.toJSDate() },
-      { where: { id: e.id, school_id: schoolId }, transaction, hooks: false },
+  const time = (at: DateTime | null) => (at === null ? null : sqlTime(ctx.db.dialect, at.toJSDate()));
+  for (const batch of chunks(events, 300)) {
+    // Changed for the calendars that already hold them, too.
+    const values: Record<string, unknown> = { school: schoolId, ids: batch.map((e) => e.id), now: sqlTime(ctx.db.dialect, new Date()) };
+    const cases = { starts_at: [] as string[], ends_at: [] as string[], span_end: [] as string[] };
+    batch.forEach((e, i) => {
+      const start = moved(e.starts_at)!;
+      const end = moved(e.ends_at);
+      Object.assign(values, { [`s${i}`]: time(start), [`e${i}`]: time(end), [`x${i}`]: time((end ?? start).plus({ days: 1 }).minus({ milliseconds: 1 })) });
+      cases.starts_at.push(`WHEN ${Number(e.id)} THEN :s${i}`);
+      cases.ends_at.push(`WHEN ${Number(e.id)} THEN :e${i}`);
+      cases.span_end.push(`WHEN ${Number(e.id)} THEN :x${i}`);
+    });
+    await ctx.db.sequelize.query(
+      `UPDATE activities SET ${Object.entries(cases).map(([column, list]) => `${column} = CASE id ${list.join(' ')} END`).join(', ')}, updated_at = :now
+        WHERE school_id = :school AND id IN (:ids)`,
+      { replacements: values, transaction },
     );
   }
 }

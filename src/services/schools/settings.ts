@@ -97,7 +97,7 @@ export async function updateSchoolSettings(ctx: AppContext, principal: Principal
   await ctx.db.sequelize.transaction(async (transaction) => {
     // Sequelize writes only the fields that changed: the usage read with it is never written back.
     await school.update(changes, { transaction });
-    if (school.timezone !== from) await keepAllDayEvents(school.id, from, school.timezone, transaction);
+    if (school.timezone !== from) await keepAllDayEvents(ctx, school.id, from, school.timezone, transaction);
   });
   return view(ctx, school);
 }
