@@ -241,9 +241,30 @@ export function migrator(sequelize: Sequelize) {
   });
 }
 
+/** How long an instance waits for another's migrations before it gives up starting. */
+const MIGRATION_WAIT_SECONDS = 600;
+
+/**
+ * Brings the schema up to date. On MySQL, instances starting together on one database take turns
+ * under a named lock (held by a pinned connection, server-wide, hence the database's name in it):
+ * the second reads the migrations done by the first and has nothing left to run.
+ */
 export async function migrate(sequelize: Sequelize): Promise<string[]> {
-  const done = await unbounded(statementLimits.get(sequelize), () => migrator(sequelize).up());
-  return done.map((m) => m.name);
+  const up = async () => (await migrator(sequelize).up()).map((m) => m.name);
+  return unbounded(statementLimits.get(sequelize), async () => {
+    if (sequelize.getDialect() !== 'mysql') return up();
+    return sequelize.transaction(async (transaction) => {
+      const lock = { type: QueryTypes.SELECT, transaction } as const;
+      const name = "LEFT(CONCAT('migrate@', DATABASE()), 64)";
+      const [row] = await sequelize.query<{ got: number | null }>(`SELECT GET_LOCK(${name}, ${MIGRATION_WAIT_SECONDS}) AS got`, lock);
+      if (Number(row?.got) !== 1) throw new Error(`Another instance has been migrating this database for ${MIGRATION_WAIT_SECONDS / 60} minutes`);
+      try {
+        return await up();
+      } finally {
+        await sequelize.query(`SELECT RELEASE_LOCK(${name}) AS released`, lock);
+      }
+    });
+  });
 }
 
 /**
