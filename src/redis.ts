@@ -17,6 +17,8 @@ function within<T>(ms: number, command: Promise<T>): Promise<T> {
 
 /** While Redis is away, how often it is asked again whether it answers. */
 const PROBE_INTERVAL_MS = 1000;
+/** A Redis that takes the connection but has not answered by then at start-up is away (and logged so). */
+const START_WAIT_MS = 3000;
 
 export interface SharedRedis {
   /** True while Redis answers; false from a failed command until it answers a probe again. */
@@ -69,6 +71,11 @@ export function connectRedis(url: string, log: Logger): SharedRedis {
   client.on('error', markDown);
   client.on('ready', markUp);
   client.connect().catch(markDown);
+  // A server that accepts the connection and stays silent raises no error: say so once, as for any other.
+  const started = setTimeout(() => {
+    if (state === 'starting') markDown(new Error(`Redis did not answer within ${START_WAIT_MS} ms of the start`));
+  }, START_WAIT_MS);
+  started.unref();
 
   return {
     available: () => state === 'up',
@@ -97,6 +104,7 @@ export function connectRedis(url: string, log: Logger): SharedRedis {
     },
     async close() {
       closed = true;
+      clearTimeout(started);
       if (probe) clearInterval(probe);
       client.destroy();
     },

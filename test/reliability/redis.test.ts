@@ -161,4 +161,21 @@ describe('Redis for shared rate limits', () => {
     expect((await health(s)).redis).toEqual({ status: 'degraded', latency_ms: null });
     expect(count(s.output(), 'Redis is not answering')).toBe(1);
   }, 60_000);
+
+  it('says once that a Redis taking the connection but silent at start-up does not answer, and shares again when it does', async () => {
+    const target = new URL(redisUrl());
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+    proxies.push(proxy);
+    proxy.down('silent');
+    const s = await server({ REDIS_URL: `redis://127.0.0.1:${proxy.port}/0`, RATE_LIMIT_PUBLIC: '3' });
+    expect((await health(s)).redis).toEqual({ status: 'degraded', latency_ms: null });
+    const ip = await clientAddress();
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await hit(s, ip)).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    await until('the start-up wait to pass', async () => (count(s.output(), 'Redis is not answering') === 1 ? true : undefined), 10_000);
+    proxy.up();
+    expect(await until('Redis to answer', async () => ((await health(s)).redis?.status === 'ok' ? (await health(s)).redis : undefined), 20_000)).toEqual({ status: 'ok', latency_ms: expect.any(Number) });
+    expect(count(s.output(), 'Redis is not answering')).toBe(1);
+  }, 60_000);
 });
