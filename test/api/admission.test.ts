@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Address, Admission, Notification, Parent, School, Student } from '../../src/models/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { bearer, expectError, parent, parentLogin, school, uniquePhone, type SchoolFixture } from '../helpers/fixtures.js';
+import { bearer, expectError, parent, parentLogin, school, student, uniquePhone, type SchoolFixture } from '../helpers/fixtures.js';
 
 let t: TestApp;
 let a: SchoolFixture;
@@ -216,6 +216,21 @@ describe('student-info and update-student', () => {
       addresses: [{ address_type: 'current', address: '12 Lake Rd', city: 'Pune', pincode: 411001 }],
       submitted_at: expect.stringMatching(/Z$/),
     });
+  });
+
+  it("shows an applicant who gave another family's phone what they typed, never that family's stored names or e-mail", async () => {
+    const family = await parent(t.ctx, a.schoolId, { father_name: 'Stored Father' });
+    await Parent.update({ mother_name: 'Stored Mother', email: 'stored.private@example.org' }, { where: { id: family.id } });
+    await student(a.schoolId, family.id);
+    const typed = form(a.schoolId, { parent: { phone_no: family.phone, father_name: 'Typed Father', mother_name: null, email: null } });
+    const admitted = (await submit(typed)).body.data;
+    expect((await info(a.schoolId, admitted.admission_token)).body.data.parent).toEqual({ father_name: 'Typed Father', mother_name: null, phone_no: family.phone, email: null });
+    // Nor after moving an application onto that phone.
+    const other = (await submit(form(a.schoolId))).body.data;
+    const moved = await patch({ school_id: a.schoolId, admission_token: other.admission_token, section: 'parent', data: { phone_no: family.phone } });
+    expect(moved.status).toBe(200);
+    expect(JSON.stringify(moved.body)).not.toMatch(/Stored Father|Stored Mother|stored\.private/);
+    expect(JSON.stringify((await info(a.schoolId, other.admission_token)).body)).not.toMatch(/Stored Father|Stored Mother|stored\.private/);
   });
 
   it('answers 404 for a wrong token, or the right token with another school', async () => {

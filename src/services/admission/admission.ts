@@ -257,14 +257,18 @@ async function findAdmission(schoolId: string, token: string, transaction?: Tran
   return admission;
 }
 
-/** The application as it stands, with its status, for the holder of the admission token. */
+/**
+ * The application as it stands, with its status, for the holder of the admission token: a token holder
+ * is anyone who typed a phone number, so the parent section shows another family's account (a phone
+ * that had children at the school) only as the applicant gave it, never its stored names or e-mail.
+ */
 export async function admissionInfo(_ctx: AppContext, schoolId: string, token: string) {
   parseInput(admissionInfoInput, { school_id: schoolId, admission_token: token });
-  return applicationView(await findAdmission(schoolId, token));
+  return applicationView(await findAdmission(schoolId, token), undefined, { applicant: true });
 }
 
 /** An application as the API shows it, read in the caller's transaction when there is one. */
-async function applicationView(admission: Admission, transaction?: Transaction) {
+async function applicationView(admission: Admission, transaction?: Transaction, options: { applicant?: boolean } = {}) {
   const schoolId = admission.school_id;
   const [student, addresses] = await Promise.all([
     Student.findOne({ where: { id: admission.student_id, school_id: schoolId }, raw: true, transaction }),
@@ -274,6 +278,10 @@ async function applicationView(admission: Admission, transaction?: Transaction) 
   const parent = student.parent_id === null
     ? null
     : await Parent.findOne({ where: { id: student.parent_id, school_id: schoolId }, attributes: ['id', 'father_name', 'mother_name', 'phone_no', 'email'], raw: true, transaction });
+  // The family's own account has other children: the applicant sees what they typed, not what it holds.
+  const othersAccount = options.applicant && parent !== null
+    && (await Student.count({ where: { school_id: schoolId, parent_id: parent.id }, transaction })) > 1;
+  const given = (admission.submitted?.parent ?? {}) as Record<string, string | null | undefined>;
   return {
     student_id: Number(student.id),
     parent_id: parent ? Number(parent.id) : null,
@@ -285,7 +293,9 @@ async function applicationView(admission: Admission, transaction?: Transaction) 
       student_full_name: student.student_full_name, gender: student.gender ?? null, grade: student.grade,
       date_of_birth: day(student.date_of_birth), blood_group: student.blood_group ?? null, roll_no: student.roll_no,
     },
-    parent: parent && { father_name: parent.father_name, mother_name: parent.mother_name ?? null, phone_no: parent.phone_no, email: parent.email ?? null },
+    parent: parent && (othersAccount
+      ? { father_name: given.father_name ?? null, mother_name: given.mother_name ?? null, phone_no: parent.phone_no, email: given.email ?? null }
+      : { father_name: parent.father_name, mother_name: parent.mother_name ?? null, phone_no: parent.phone_no, email: parent.email ?? null }),
     addresses: addresses.map((a) => ({ address_type: a.address_type, address: a.address, city: a.city ?? null, pincode: a.pincode == null ? null : Number(a.pincode) })),
   };
 }
