@@ -187,6 +187,13 @@ describe('parent and staff logins', () => {
     for (let i = 0; i < 7; i++) statuses.push((await login(q.phone, '0000', i % 2 ? a.schoolId : undefined)).status);
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
   });
+
+  it('judges a burst of guesses sent at once one after another: five are judged, the rest and the right PIN in it are refused', async () => {
+    const p = await parent(t.ctx, a.schoolId, { pin: '7391' });
+    const pins = [...Array.from({ length: 12 }, (_, i) => String(1000 + i)), '7391'];
+    const statuses = (await Promise.all(pins.map((pin) => t.api.post('/parent-app/parent-auth-verification').send({ phone_no: p.phone, pin, school_id: a.schoolId })))).map((r) => r.status);
+    expect({ judged: statuses.filter((s) => s === 401).length, locked: statuses.filter((s) => s === 429).length, rightPin: statuses.at(-1) }).toEqual({ judged: 5, locked: 8, rightPin: 429 });
+  });
 });
 
 describe('tokens and sessions', () => {

@@ -36,8 +36,29 @@ async function recordFailedSignIn(action: 'login.failure' | 'login.lockout', typ
  */
 type Attempt<T> = (named: Named[], lookupOnly: boolean) => Promise<T | null>;
 
+/**
+ * Sign-ins of one account (its phone or e-mail), judged one after another in this process: a burst
+ * of guesses sent at once is not all checked before the first failures are counted, so the fifth
+ * locks the rest out. Across instances the count can overshoot by at most one attempt each.
+ */
+const signingIn = new Map<string, Promise<unknown>>();
+async function oneAtATime<T>(account: string, work: () => Promise<T>): Promise<T> {
+  const mine = (signingIn.get(account) ?? Promise.resolve()).then(work);
+  const settled = mine.catch(() => undefined);
+  signingIn.set(account, settled);
+  try {
+    return await mine;
+  } finally {
+    if (signingIn.get(account) === settled) signingIn.delete(account);
+  }
+}
+
 /** A sign-in's attempt under the lock-out of every account it may be for: locked if any is, a failure counted on each. */
-async function guarded<T>(ctx: AppContext, keys: LockKey[], type: Named['type'], attempt: Attempt<T>, message = BAD_CREDENTIALS): Promise<T> {
+function guarded<T>(ctx: AppContext, keys: LockKey[], type: Named['type'], attempt: Attempt<T>, message = BAD_CREDENTIALS): Promise<T> {
+  return oneAtATime(keys[0]!.account, () => judged(ctx, keys, type, attempt, message));
+}
+
+async function judged<T>(ctx: AppContext, keys: LockKey[], type: Named['type'], attempt: Attempt<T>, message: string): Promise<T> {
   const named: Named[] = [];
   let hadFailures = false;
   try {
