@@ -390,7 +390,8 @@ async function canSee(principal: Principal, thread: Pick<WriteToView, 'assigned_
 async function visibleThreadRow(ctx: AppContext, principal: Principal, threadId: number, transaction?: Transaction): Promise<Record<string, unknown>> {
   requireSchool(principal);
   const row = await findThreadRow(ctx, principal.schoolId, threadId, transaction);
-  if (!(await canSee(principal, view(row), transaction))) throw forbidden('This request is not about a student assigned to you');
+  // A thread the caller may not see is as absent as one that is not there: its id tells nothing.
+  if (!(await canSee(principal, view(row), transaction))) throw notFound('Write-to request');
   return row;
 }
 
