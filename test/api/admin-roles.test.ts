@@ -72,3 +72,17 @@ describe('the roles a signed-in user may grant', () => {
     expect(grantableRoles({ type: 'staff', userId: 1, schoolId: a.schoolId, sessionId: 0 })).toEqual([]);
   });
 });
+
+describe('the last super_admin, under requests at once', () => {
+  it('stays when two super_admins demote or delete each other at the same moment: one is refused (409)', async () => {
+    for (const act of ['demote', 'delete'] as const) {
+      const s = await school(t);
+      const other = await adminUser(t, s.schoolId, 'super_admin');
+      const send = (id: number, token: string) =>
+        act === 'demote' ? t.api.put(`/web-app/admins/${id}`).set(bearer(token)).send({ role: 'admin' }) : t.api.delete(`/web-app/admins/${id}`).set(bearer(token));
+      const answers = await Promise.all([send(other.id, s.adminToken), send(s.adminId, other.token)]);
+      expect({ act, statuses: answers.map((r) => r.status).sort() }).toEqual({ act, statuses: [200, 409] });
+      expect(await AdminUser.count({ where: { school_id: s.schoolId, role: 'super_admin' } })).toBe(1);
+    }
+  });
+});

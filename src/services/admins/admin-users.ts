@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Transaction } from 'sequelize';
 import type { AppContext, Principal } from '../../context.js';
 import { badRequest, conflict, fieldError, notFound } from '../../errors.js';
 import { AdminUser, type AdminRole } from '../../models/index.js';
@@ -7,6 +8,7 @@ import { requireRole } from '../access/guards.js';
 import { hashSecretValue } from '../auth/passwords.js';
 import { endUserSessions } from '../auth/sessions.js';
 import { email, name, password } from '../schemas.js';
+import { transactionWithRetry } from '../transactions.js';
 import { parseInput } from '../validation.js';
 
 /** The roles a school's admin user may have, in the order the console offers them; platform_admin is the command line's alone. */
@@ -52,11 +54,14 @@ async function findInSchool(principal: Principal, id: number): Promise<AdminUser
   return admin;
 }
 
-/** A school always keeps one super_admin: demoting or deleting the last one is refused. */
-async function assertKeepsSuperAdmin(admin: AdminUser) {
-  if (admin.role !== 'super_admin') return;
-  const others = await AdminUser.count({ where: { school_id: admin.school_id, role: 'super_admin' } });
-  if (others <= 1) throw conflict('A school must keep at least one super_admin');
+/**
+ * A school always keeps one super_admin: demoting or deleting the last one is refused. Counted with
+ * the school's super_admins locked, in the transaction that demotes or deletes, so two super_admins
+ * demoting each other at once leave one.
+ */
+async function assertKeepsSuperAdmin(admin: AdminUser, transaction: Transaction) {
+  const supers = await AdminUser.findAll({ where: { school_id: admin.school_id, role: 'super_admin' }, attributes: ['id'], transaction, lock: transaction.LOCK.UPDATE });
+  if (supers.some((a) => a.id === admin.id) && supers.length <= 1) throw conflict('A school must keep at least one super_admin');
 }
 
 export async function listAdmins(principal: Principal): Promise<AdminView[]> {
@@ -112,12 +117,12 @@ export async function updateAdmin(ctx: AppContext, principal: Principal, id: num
     patch.email = changes.email.trim().toLowerCase();
     await assertEmailFree(patch.email, admin.id);
   }
-  if (changes.role !== undefined && changes.role !== admin.role) {
-    await assertKeepsSuperAdmin(admin);
-    patch.role = changes.role;
-  }
+  if (changes.role !== undefined && changes.role !== admin.role) patch.role = changes.role;
   if (changes.password !== undefined) patch.password_hash = await hashSecretValue(changes.password);
-  await admin.update(patch);
+  await transactionWithRetry(ctx, async (transaction) => {
+    if (patch.role !== undefined) await assertKeepsSuperAdmin(admin, transaction);
+    await admin.update(patch, { transaction });
+  });
   if (changes.password !== undefined) await endUserSessions(ctx, admin.school_id, 'admin', admin.id);
   return view(admin);
 }
@@ -125,7 +130,9 @@ export async function updateAdmin(ctx: AppContext, principal: Principal, id: num
 export async function deleteAdmin(ctx: AppContext, principal: Principal, id: number): Promise<void> {
   requireRole(principal, 'super_admin');
   const admin = await findInSchool(principal, id);
-  await assertKeepsSuperAdmin(admin);
+  await transactionWithRetry(ctx, async (transaction) => {
+    await assertKeepsSuperAdmin(admin, transaction);
+    await admin.destroy({ transaction });
+  });
   await endUserSessions(ctx, admin.school_id, 'admin', admin.id);
-  await admin.destroy();
 }
