@@ -164,6 +164,19 @@ describe('Form responses', () => {
     expect(noticeOf(await itContact.list('form_responses'))?.type).toBe('error');
   });
 
+  it('shows a question left unanswered as "(no answer)", whatever its id (constructor, toString)', async () => {
+    const odd = { questions: [
+      { id: 'ok', type: 'consent', label: 'Allowed' },
+      { id: 'constructor', type: 'text', label: 'Allergies', required: false },
+      { id: 'toString', type: 'choice', label: 'Slot', required: false, options: [{ id: 'am', label: 'Morning' }, { id: 'pm', label: 'Afternoon' }] },
+    ] };
+    const created = await api.create('activities', { title: 'Odd ids', staff_id: author, activity_type: 'announcement', status: 'published', form: JSON.stringify(odd) });
+    const formId = (await Activity.findByPk(Number(created.body.record.id)))!.form_id!;
+    const answered = await t.api.post(`/parent-app/forms/${formId}/responses`).set(bearer(families[0]!.token)).send({ student_id: families[0]!.child, answers: { ok: 'decline' } });
+    expect(answered.status).toBe(201);
+    expect((await api.show('form_responses', answered.body.data.id)).body.record.params.answers_shown).toBe('Allowed: decline\nAllergies: (no answer)\nSlot: (no answer)');
+  });
+
   it('hides them from another school', async () => {
     const mine = await FormResponse.findAll({ where: { school_id: a.schoolId }, raw: true });
     expect(ids(await apiB.list('form_responses'))).toEqual([]);

@@ -5,6 +5,7 @@ import { Form, FormResponse } from '../../models/index.js';
 import { roleAccess } from '../access.js';
 import type { Enricher } from '../scoped-resource.js';
 import { defineResource } from './define.js';
+import { own } from '../../services/forms/answers.js';
 import { answerText } from './form-fields.js';
 import { linkedNames } from './linked-names.js';
 import { menu } from '../labels/menu.js';
@@ -21,7 +22,7 @@ const formOfResponse: Enricher = async (rows, _admin, detail) => {
     row.item_id = form.entity_id;
     if (!detail) continue;
     const answers = (typeof row.answers === 'string' ? JSON.parse(row.answers) : row.answers) as Record<string, unknown>;
-    row.answers_shown = form.questions.map((q) => `${q.label}: ${answerText(q, answers[q.id]) || '(no answer)'}`).join('\n');
+    row.answers_shown = form.questions.map((q) => `${q.label}: ${answerText(q, own(answers, q.id)) || '(no answer)'}`).join('\n');
   }
 };
 
