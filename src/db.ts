@@ -241,29 +241,39 @@ export function migrator(sequelize: Sequelize) {
   });
 }
 
+/**
+ * Runs `work` holding a MySQL named lock (GET_LOCK, waiting up to `waitSeconds`): the lock belongs to
+ * a connection, so a transaction pins one for the take and the release, and it is server-wide, so
+ * its name carries the database's. Null, without running `work`, when the lock was not had in time.
+ */
+export async function withNamedLock<T>(sequelize: Sequelize, name: string, waitSeconds: number, work: () => Promise<T>): Promise<{ value: T } | null> {
+  return sequelize.transaction(async (transaction) => {
+    const lock = { replacements: { name }, type: QueryTypes.SELECT, transaction } as const;
+    const lockName = "LEFT(CONCAT(:name, '@', DATABASE()), 64)";
+    const [row] = await sequelize.query<{ got: number | null }>(`SELECT GET_LOCK(${lockName}, ${waitSeconds}) AS got`, lock);
+    if (Number(row?.got) !== 1) return null;
+    try {
+      return { value: await work() };
+    } finally {
+      await sequelize.query(`SELECT RELEASE_LOCK(${lockName}) AS released`, lock);
+    }
+  });
+}
+
 /** How long an instance waits for another's migrations before it gives up starting. */
 const MIGRATION_WAIT_SECONDS = 600;
 
 /**
  * Brings the schema up to date. On MySQL, instances starting together on one database take turns
- * under a named lock (held by a pinned connection, server-wide, hence the database's name in it):
- * the second reads the migrations done by the first and has nothing left to run.
+ * under a named lock: the second reads the migrations done by the first and has nothing left to run.
  */
 export async function migrate(sequelize: Sequelize): Promise<string[]> {
   const up = async () => (await migrator(sequelize).up()).map((m) => m.name);
   return unbounded(statementLimits.get(sequelize), async () => {
     if (sequelize.getDialect() !== 'mysql') return up();
-    return sequelize.transaction(async (transaction) => {
-      const lock = { type: QueryTypes.SELECT, transaction } as const;
-      const name = "LEFT(CONCAT('migrate@', DATABASE()), 64)";
-      const [row] = await sequelize.query<{ got: number | null }>(`SELECT GET_LOCK(${name}, ${MIGRATION_WAIT_SECONDS}) AS got`, lock);
-      if (Number(row?.got) !== 1) throw new Error(`Another instance has been migrating this database for ${MIGRATION_WAIT_SECONDS / 60} minutes`);
-      try {
-        return await up();
-      } finally {
-        await sequelize.query(`SELECT RELEASE_LOCK(${name}) AS released`, lock);
-      }
-    });
+    const done = await withNamedLock(sequelize, 'migrate', MIGRATION_WAIT_SECONDS, up);
+    if (!done) throw new Error(`Another instance has been migrating this database for ${MIGRATION_WAIT_SECONDS / 60} minutes`);
+    return done.value;
   });
 }
 

@@ -1,5 +1,5 @@
-import { QueryTypes } from 'sequelize';
 import type { AppContext } from '../context.js';
+import { withNamedLock } from '../db.js';
 import { JobRun } from '../models/index.js';
 import { deliverDue } from '../push/worker.js';
 import { pruneSessions } from '../services/auth/sessions.js';
@@ -67,24 +67,13 @@ export interface RunOptions {
 /**
  * Runs one job, recording its run in job_runs. On MySQL it first takes a named lock without
  * waiting (GET_LOCK(name, 0)), so with several instances on one database only one runs it, and the
- * job_runs check under that lock sees the last run of every instance; the lock belongs to a
- * connection, so a transaction pins one for the take and the release. The name carries the
- * database's, as the lock is server-wide.
+ * job_runs check under that lock sees the last run of every instance.
  */
 export async function runJob(ctx: AppContext, job: MaintenanceJob, options: RunOptions = {}): Promise<JobOutcome> {
   const runIfDue = async (): Promise<JobOutcome> => ((await ranWithin(job.name, options.minGapMs)) ? { name: job.name, ran: false } : runAndRecord(ctx, job, options.stopping ?? (() => false)));
   if (ctx.db.dialect !== 'mysql') return runIfDue();
-  return ctx.db.sequelize.transaction(async (transaction) => {
-    const lock = { replacements: { name: `job:${job.name}` }, type: QueryTypes.SELECT, transaction } as const;
-    const lockName = "LEFT(CONCAT(:name, '@', DATABASE()), 64)";
-    const [row] = await ctx.db.sequelize.query<{ got: number | null }>(`SELECT GET_LOCK(${lockName}, 0) AS got`, lock);
-    if (Number(row?.got) !== 1) return { name: job.name, ran: false };
-    try {
-      return await runIfDue();
-    } finally {
-      await ctx.db.sequelize.query(`SELECT RELEASE_LOCK(${lockName}) AS released`, lock);
-    }
-  });
+  const done = await withNamedLock(ctx.db.sequelize, `job:${job.name}`, 0, runIfDue);
+  return done ? done.value : { name: job.name, ran: false };
 }
 
 /** Every maintenance job once, in order (the scheduler's tick; also handy from the command line). */

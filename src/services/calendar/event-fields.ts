@@ -1,11 +1,11 @@
 import { DateTime } from 'luxon';
 import { Op, type Transaction } from 'sequelize';
+import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { sqlTime } from '../../db.js';
-import { chunks } from '../batches.js';
-import { z } from 'zod';
 import { badRequest, notFound, type FieldError } from '../../errors.js';
 import { Activity, School } from '../../models/index.js';
+import { chunks } from '../batches.js';
 import { date, STORABLE_YEARS, storable } from '../schemas.js';
 
 const LOCATION_MAX = 200;
@@ -66,6 +66,8 @@ async function zoneOf(schoolId: string): Promise<string> {
 /** The start of the day (of `zone`) that a date names, or that an instant falls on. */
 const startOfDay = (value: string | Date, zone: string) =>
   (typeof value === 'string' && day.safeParse(value).success ? DateTime.fromISO(value, { zone }) : DateTime.fromJSDate(new Date(value), { zone })).startOf('day');
+/** The last instant of the day that starts there: where an all-day event's span ends. */
+const endOfDay = (start: DateTime) => start.plus({ days: 1 }).minus({ milliseconds: 1 });
 
 /**
  * The event columns an activity's create or update stores, or undefined when they do not change.
@@ -101,7 +103,7 @@ export async function eventColumns(schoolId: string, input: EventInput, current?
   if (problems.length) throw badRequest(`Invalid input: ${problems.map((p) => p.field).join(', ')}`, problems);
   const location = input.location !== undefined ? input.location || null : current?.location ?? null;
   const last = end ?? start;
-  const spanEnd = last === null ? null : zone ? startOfDay(last, zone).plus({ days: 1 }).minus({ milliseconds: 1 }).toJSDate() : last;
+  const spanEnd = last === null ? null : zone ? endOfDay(startOfDay(last, zone)).toJSDate() : last;
   return { starts_at: start, ends_at: end, all_day: allDay, location, span_end: spanEnd };
 }
 
@@ -121,7 +123,7 @@ export async function keepAllDayEvents(ctx: AppContext, schoolId: string, from: 
   const events = await Activity.findAll({
     where: { school_id: schoolId, all_day: true, deleted_status: 0, starts_at: { [Op.ne]: null } }, attributes: ['id', 'starts_at', 'ends_at'], raw: true, transaction,
   });
-  const moved = (at: Date | null) => (at === null ? null : DateTime.fromISO(DateTime.fromJSDate(new Date(at), { zone: from }).toISODate()!, { zone: to }).startOf('day'));
+  const moved = (at: Date | null) => (at === null ? null : startOfDay(DateTime.fromJSDate(new Date(at), { zone: from }).toISODate()!, to));
   const time = (at: DateTime | null) => (at === null ? null : sqlTime(ctx.db.dialect, at.toJSDate()));
   for (const batch of chunks(events, 300)) {
     // Changed for the calendars that already hold them, too.
@@ -130,7 +132,7 @@ export async function keepAllDayEvents(ctx: AppContext, schoolId: string, from: 
     batch.forEach((e, i) => {
       const start = moved(e.starts_at)!;
       const end = moved(e.ends_at);
-      Object.assign(values, { [`s${i}`]: time(start), [`e${i}`]: time(end), [`x${i}`]: time((end ?? start).plus({ days: 1 }).minus({ milliseconds: 1 })) });
+      Object.assign(values, { [`s${i}`]: time(start), [`e${i}`]: time(end), [`x${i}`]: time(endOfDay(end ?? start)) });
       cases.starts_at.push(`WHEN ${Number(e.id)} THEN :s${i}`);
       cases.ends_at.push(`WHEN ${Number(e.id)} THEN :e${i}`);
       cases.span_end.push(`WHEN ${Number(e.id)} THEN :x${i}`);
