@@ -134,17 +134,18 @@ const same = (a: unknown, b: unknown) => (a ?? null) === (b ?? null);
  * import of the file would change them back and forth.
  */
 export function guardianConflicts(records: StudentRecord[]): ImportError[] {
-  const seen = new Map<string, { line: number; values: Partial<Record<'father_name' | 'mother_name' | 'email', { value: string; line: number }>> }>();
+  // Per phone, the first value each field was given and the line it came on.
+  const seen = new Map<string, Partial<Record<'father_name' | 'mother_name' | 'email', { value: string; line: number }>>>();
   const errors: ImportError[] = [];
   for (const r of records) {
     if (!r.guardian) continue;
-    const known = seen.get(r.guardian.phone_no) ?? { line: r.line, values: {} };
+    const known = seen.get(r.guardian.phone_no) ?? {};
     seen.set(r.guardian.phone_no, known);
     for (const field of ['father_name', 'mother_name', 'email'] as const) {
       const value = r.guardian[field];
       if (!value) continue;
-      const before = known.values[field];
-      if (!before) known.values[field] = { value, line: r.line };
+      const before = known[field];
+      if (!before) known[field] = { value, line: r.line };
       else if (before.value !== value) errors.push({ file: r.file, line: r.line, field, message: `differs from line ${before.line} for the same guardian phone` });
     }
   }
